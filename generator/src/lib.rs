@@ -1,0 +1,15 @@
+//! srgfn generator: SRGFN primes, exact host arithmetic, roots of unity,
+//! CPU reference transforms, and (later modules) the tensor-formula IR, the
+//! unroller and OpenCL emission.  Pure Rust, no OpenCL dependency.
+
+pub mod error;
+pub mod field;
+pub mod primality;
+pub mod prime;
+pub mod reference;
+pub mod roots;
+pub mod search;
+
+pub use error::{FieldError, PrimeError, SizeError};
+pub use field::{Digits, Field};
+pub use prime::{catalog, catalog_prime, Prime, PrimeInfo, Sign, SparseRadix, Term};

@@ -1,0 +1,34 @@
+//! Argument parsing and dispatch of the `srgfn` subcommands.
+
+mod primes;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "srgfn", version, about = "FFTs over sparse-radix generalized Fermat prime fields, on OpenCL devices")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the built-in primes or search for new ones.
+    Primes {
+        #[command(subcommand)]
+        action: primes::PrimesCommand,
+    },
+    /// Print the primitive N-th root of unity ω (with ω^{N/2k} = r) used by every transform.
+    Roots(primes::RootsArgs),
+    /// Describe one prime: r, k, bits, 2-adic valuation.
+    Info(primes::InfoArgs),
+}
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Primes { action } => primes::run(action),
+        Command::Roots(args) => primes::roots(args),
+        Command::Info(args) => primes::info(args),
+    }
+}

@@ -1,0 +1,1 @@
+//! srgfn runtime: compiles the generated OpenCL kernels and runs FFTs.

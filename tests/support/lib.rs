@@ -1,0 +1,48 @@
+//! Helpers shared by the workspace integration tests and benchmarks.
+
+use num_bigint::{BigUint, RandBigInt};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use srgfn_gen::{Digits, Field, Prime};
+
+/// A deterministic RNG for a test, seeded by name so failures reproduce.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// Uniform random element below p.
+pub fn random_value(prime: &Prime, rng: &mut StdRng) -> BigUint {
+    rng.gen_biguint_below(prime.modulus())
+}
+
+/// Edge values of the representation: 0, 1, p−1 = (0,…,0,r), r−1 in every
+/// digit, r^{k−1}, (r−1)·r^i, r, and random values.
+pub fn edge_values(field: &Field) -> Vec<Digits> {
+    let k = field.k();
+    let r = field.r();
+    let mut v = vec![field.zero(), field.one(), field.minus_one(), vec![r - 1; k]];
+    for i in 0..k {
+        let mut d = field.zero();
+        d[i] = r - 1;
+        v.push(d);
+        let mut d = field.zero();
+        d[i] = 1;
+        v.push(d);
+    }
+    let mut low = vec![r - 1; k];
+    low[k - 1] = 0;
+    v.push(low); // r^{k-1} − 1: a carry out of it runs through all digits
+    v
+}
+
+/// Random digit vector with digits < r (a canonical element), biased to the
+/// extremes so that carries through many digits are common.
+pub fn random_digits(field: &Field, rng: &mut StdRng) -> Digits {
+    let r = field.r();
+    (0..field.k())
+        .map(|_| match rng.gen_range(0..4) {
+            0 => r - 1,
+            1 => rng.gen_range(0..4),
+            _ => rng.gen_range(0..r),
+        })
+        .collect()
+}
