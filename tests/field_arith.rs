@@ -127,3 +127,17 @@ fn out_of_range_input_is_rejected() {
         assert!(msg.contains("digits"), "{msg}");
     }
 }
+
+/// The worked example of docs/math.md, p = (2^2+2^1)^2+1 = 37.
+#[test]
+fn worked_example_p37() {
+    let prime = srgfn_gen::Prime::parse("(2^2+2^1)^2+1").unwrap();
+    assert_eq!(prime.modulus(), &BigUint::from(37u32));
+    let f = Field::new(&prime);
+    assert_eq!(f.from_u64(23), vec![5, 3]);
+    assert_eq!(f.minus_one(), vec![0, 6]);
+    assert_eq!(f.negacyclic_shift(&[5, 3], 1), vec![3, 4]);
+    assert_eq!(f.add(&[5, 5], &[1, 0]), vec![0, 6]);
+    assert_eq!(f.mul(&[5, 3], &[2, 1]), vec![0, 6]);
+    assert_eq!(prime.root_of_unity(2).unwrap(), BigUint::from(6u32));
+}
