@@ -13,3 +13,6 @@ pub mod search;
 pub use error::{FieldError, PrimeError, SizeError};
 pub use field::{Digits, Field};
 pub use prime::{catalog, catalog_prime, Prime, PrimeInfo, Sign, SparseRadix, Term};
+pub mod rules;
+pub mod spl;
+pub mod unroll;

@@ -1,0 +1,94 @@
+//! The rewritten formulas and the unrolled programs equal DFT_K.
+
+use num_bigint::BigUint;
+use srgfn_gen::rules::{cooley_tukey, expand, Radix};
+use srgfn_gen::spl::Spl;
+use srgfn_gen::unroll::Program;
+use srgfn_gen::{catalog, Field};
+use srgfn_suite::{edge_values, random_value, rng};
+
+#[test]
+fn stride_perm_convention_matches_the_thesis_examples() {
+    let prime = &catalog()[2];
+    let x: Vec<BigUint> = (0u32..16).map(BigUint::from).collect();
+    let show = |f: Spl| f.apply(prime, &x).iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",");
+    assert_eq!(show(Spl::stride_perm(16, 2)), "0,2,4,6,8,10,12,14,1,3,5,7,9,11,13,15");
+    assert_eq!(show(Spl::stride_perm(16, 4)), "0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15");
+    assert_eq!(show(Spl::stride_perm(16, 8)), "0,8,1,9,2,10,3,11,4,12,5,13,6,14,7,15");
+}
+
+/// SPIRAL's check: the matrix of each rewritten formula is the DFT matrix.
+#[test]
+fn rewritten_formulas_have_the_dft_matrix() {
+    for prime in catalog().iter().filter(|p| p.k() <= 16) {
+        let kk = prime.base_size();
+        let want = Spl::dft(kk).to_matrix(prime);
+        for radix in [Radix::R2, Radix::R4] {
+            let f = expand(kk, radix);
+            assert_eq!(f.to_matrix(prime), want, "{f}");
+        }
+        for m in [2, 4] {
+            if kk % m == 0 && kk > m {
+                assert_eq!(cooley_tukey(m, kk / m).to_matrix(prime), want);
+            }
+        }
+    }
+    // Sizes N > K too, with the prime's roots ω_N: six-step on DFT_64 of k = 8.
+    let prime = &catalog()[2];
+    let f = srgfn_gen::rules::six_step(4, 16, Spl::dft(16));
+    assert_eq!(f.to_matrix(prime), Spl::dft(64).to_matrix(prime));
+}
+
+#[test]
+fn dft16_stage_shape() {
+    let p2 = Program::unroll(8, Radix::R2).unwrap();
+    assert_eq!(p2.stages.len(), 4);
+    assert!(p2.stages.iter().all(|s| s.butterflies.len() == 8 && s.radix() == 2));
+    let p4 = Program::unroll(8, Radix::R4).unwrap();
+    assert_eq!(p4.stages.len(), 2);
+    assert!(p4.stages.iter().all(|s| s.butterflies.len() == 4 && s.radix() == 4));
+    let d = p2.descriptor();
+    assert_eq!((d.size, d.butterflies, d.dft2, d.dft4), (16, 32, 32, 0));
+    assert_eq!(d.shifts + d.trivial_shifts, 32);
+    assert!(p2.output_shifts.iter().all(|&s| s == 0));
+}
+
+/// Every K = 4 … 256, both radices: the interpreted program equals the naive DFT_K.
+#[test]
+fn unrolled_programs_equal_the_naive_dft() {
+    let mut rng = rng(3);
+    for prime in catalog() {
+        let field = Field::new(prime);
+        let kk = prime.base_size();
+        let w = prime.root_of_unity(kk.trailing_zeros()).unwrap();
+        assert_eq!(w, BigUint::from(prime.r()), "ω_K = r");
+        for radix in [Radix::R2, Radix::R4] {
+            let prog = Program::unroll(prime.k(), radix).unwrap();
+            let d = prog.descriptor();
+            let log = kk.trailing_zeros() as usize;
+            match radix {
+                Radix::R2 => assert_eq!((d.stages, d.dft2), (log, log * kk / 2)),
+                Radix::R4 => assert_eq!(d.stages, log.div_ceil(2)),
+            }
+            // random input, and one made of edge values
+            let edges = edge_values(&field);
+            let inputs = [
+                (0..kk).map(|_| random_value(prime, &mut rng)).collect::<Vec<_>>(),
+                (0..kk).map(|i| field.to_biguint(&edges[i % edges.len()]).unwrap()).collect(),
+            ];
+            for x in inputs {
+                let want = srgfn_gen::reference::naive_dft_with_root(prime, &x, &w);
+                let xd: Vec<_> = x.iter().map(|v| field.from_biguint(v).unwrap()).collect();
+                let got: Vec<_> = prog.run(&field, &xd).iter().map(|v| field.to_biguint(v).unwrap()).collect();
+                assert_eq!(got, want, "{prime} radix {radix:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unsupported_k_is_an_error() {
+    assert!(Program::unroll(256, Radix::R2).unwrap_err().contains("k = 256"));
+    assert!(Program::unroll(6, Radix::R2).is_err());
+    assert!(Radix::from_number(8).unwrap_err().contains("radix 8"));
+}
