@@ -16,3 +16,4 @@ pub use prime::{catalog, catalog_prime, Prime, PrimeInfo, Sign, SparseRadix, Ter
 pub mod rules;
 pub mod spl;
 pub mod unroll;
+pub mod emit;

@@ -1,1 +1,10 @@
-//! srgfn runtime: compiles the generated OpenCL kernels and runs FFTs.
+//! srgfn runtime: OpenCL devices, program builds, and the generated kernels run
+//! on digit-major device buffers.
+
+pub mod device;
+pub mod kernels;
+pub mod layout;
+pub mod session;
+
+pub use device::{list_devices, select_device, DeviceEntry};
+pub use session::Session;

@@ -1,0 +1,254 @@
+//! Emission: unrolled programs and field constants → OpenCL C through the
+//! tera templates of `templates/`.  All decisions are made here in Rust; the
+//! templates only print.  Every kernel file is self-contained (the field
+//! header is prepended), deterministic, and commented with its formula.
+
+mod context;
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+use tera::Tera;
+
+pub use context::{mg_reciprocal, ShiftFn};
+
+use crate::prime::Prime;
+use crate::rules::Radix;
+use crate::unroll::{Descriptor, Program};
+
+/// The generator's version, part of every cache key and manifest.
+pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Largest k for which the "private" (one work-item per DFT_K) variant is emitted.
+pub const PRIVATE_MAX_K: usize = 16;
+/// Tile edge of the transpose kernel (local size TILE × TILE).
+pub const TILE: usize = 16;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("template {template} failed: {message}")]
+    Template { template: String, message: String },
+}
+
+fn templates() -> &'static Tera {
+    static T: OnceLock<Tera> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Tera::default();
+        t.add_raw_templates(vec![
+            ("field.cl.tera", include_str!("../../../templates/field.cl.tera")),
+            ("dft_private.cl.tera", include_str!("../../../templates/dft_private.cl.tera")),
+            ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
+            ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
+            ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
+            ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
+        ])
+        .expect("templates parse");
+        t.autoescape_on(vec![]);
+        t
+    })
+}
+
+fn render(name: &str, ctx: &tera::Context) -> Result<String, EmitError> {
+    templates().render(name, ctx).map_err(|e| {
+        let mut msg = e.to_string();
+        let mut src: Option<&dyn std::error::Error> = std::error::Error::source(&e);
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        EmitError::Template { template: name.to_string(), message: msg }
+    })
+}
+
+/// How a base-case kernel is organised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// One work-item per DFT_K, slots in private memory, straight-line code (k ≤ 16).
+    Private,
+    /// One work-group per DFT_K, butterflies of a stage shared by its work-items,
+    /// in place in global memory, slot and shift tables in constant memory (any k).
+    Workgroup,
+}
+
+/// A kernel's entry in `manifest.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelEntry {
+    pub name: String,
+    pub file: String,
+    pub formula: String,
+    pub args: Vec<String>,
+    pub global_work_size: String,
+    pub local_work_size: String,
+    pub variant: Option<Variant>,
+    pub descriptor: Option<Descriptor>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    pub generator_version: String,
+    pub prime: String,
+    pub k: usize,
+    pub r: String,
+    pub base_size: usize,
+    pub radix: usize,
+    pub kernels: Vec<KernelEntry>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EmittedFile {
+    pub name: String,
+    pub source: String,
+}
+
+/// Everything `srgfn emit` writes for one prime and radix.
+#[derive(Clone, Debug)]
+pub struct KernelSet {
+    pub program: Program,
+    pub files: Vec<EmittedFile>,
+    pub manifest: Manifest,
+}
+
+impl KernelSet {
+    pub fn file(&self, name: &str) -> Option<&EmittedFile> {
+        self.files.iter().find(|f| f.name == name)
+    }
+    /// Source of the base-case kernel of a variant, if emitted.
+    pub fn dft_file(&self, variant: Variant) -> Option<&EmittedFile> {
+        self.file(&format!("{}.cl", dft_name(&self.program, variant)))
+    }
+}
+
+pub fn dft_name(prog: &Program, variant: Variant) -> String {
+    let v = match variant {
+        Variant::Private => "private",
+        Variant::Workgroup => "workgroup",
+    };
+    format!("dft{}_r{}_{v}", prog.size, prog.radix.number())
+}
+
+/// Checks that the generator supports the prime (k ≤ 128, r > 2k).
+pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
+    if prime.k() > 128 {
+        return Err(EmitError::Unsupported(format!(
+            "k = {} is not supported by the kernel generator (k = 2 … 128)",
+            prime.k()
+        )));
+    }
+    if prime.r() <= 2 * prime.k() as u64 {
+        return Err(EmitError::Unsupported(format!("radix r = {} is too small for the kernels (need r > 2k)", prime.r())));
+    }
+    Ok(())
+}
+
+/// The field header (constants and arithmetic) for a prime.
+pub fn field_header(prime: &Prime) -> Result<String, EmitError> {
+    check_supported(prime)?;
+    render("field.cl.tera", &context::field(prime))
+}
+
+/// Emits every kernel for a prime and radix.
+pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
+    check_supported(prime)?;
+    let program = Program::unroll(prime.k(), radix).map_err(EmitError::Unsupported)?;
+    let header = field_header(prime)?;
+    let desc = program.descriptor();
+    let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
+    let mut kernels = Vec::new();
+    let with_header = |body: String| format!("{header}\n{body}");
+    let dft_args = vec![
+        "X: in, digit-major".to_string(),
+        "Y: out, digit-major".into(),
+        "plane: ulong, digit plane stride".into(),
+        "J: uint, inner stride".into(),
+        "count: uint, number of DFT_K = B*J".into(),
+    ];
+    let mut variants = vec![Variant::Workgroup];
+    if prime.k() <= PRIVATE_MAX_K {
+        variants.insert(0, Variant::Private);
+    }
+    for variant in variants {
+        let name = dft_name(&program, variant);
+        let (tpl, gws, lws) = match variant {
+            Variant::Private => ("dft_private.cl.tera", "count".to_string(), "any".to_string()),
+            Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".into(), format!("WG (any; {} uses all)", program.size / 2)),
+        };
+        let src = render(tpl, &context::dft(prime, &program, &name, variant))?;
+        files.push(EmittedFile { name: format!("{name}.cl"), source: with_header(src) });
+        kernels.push(KernelEntry {
+            name: name.clone(),
+            file: format!("{name}.cl"),
+            formula: format!("I_B ⊗ ({}) ⊗ I_J", program.formula),
+            args: dft_args.clone(),
+            global_work_size: gws,
+            local_work_size: lws,
+            variant: Some(variant),
+            descriptor: Some(desc.clone()),
+        });
+    }
+    let size = program.size;
+    let mut ctx = tera::Context::new();
+    ctx.insert("size", &size);
+    ctx.insert("log_size", &size.trailing_zeros());
+    ctx.insert("tile", &TILE);
+    for (file, tpl, kernel_names) in [
+        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
+        ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
+        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by"]),
+    ] {
+        let src = render(tpl, &ctx)?;
+        let src = if file == "transpose.cl" { src } else { with_header(src) };
+        files.push(EmittedFile { name: file.into(), source: src });
+        for kn in kernel_names {
+            kernels.push(aux_entry(kn, file, size));
+        }
+    }
+    let manifest = Manifest {
+        generator_version: GENERATOR_VERSION.into(),
+        prime: prime.to_string(),
+        k: prime.k(),
+        r: prime.r().to_string(),
+        base_size: size,
+        radix: radix.number(),
+        kernels,
+    };
+    Ok(KernelSet { program, files, manifest })
+}
+
+fn aux_entry(name: &str, file: &str, size: usize) -> KernelEntry {
+    let (formula, args, gws, lws): (String, &[&str], &str, String) = match name {
+        "twiddle" => (
+            format!("I_B ⊗ D_{{{size},J}}"),
+            &["X: inout", "plane: ulong", "W: table w^t, t < T", "log_t: uint (T = 2^log_t, w^T = r)", "J: uint", "step: ulong (omega_KJ = w^step)", "count: ulong (elements)"],
+            "count",
+            "any".into(),
+        ),
+        "transpose" => (
+            "I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)".into(),
+            &["X: in", "Y: out", "rows: uint", "cols: uint"],
+            "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",
+            format!("({TILE}, {TILE}, 1)"),
+        ),
+        "scale" => ("X ← c·X".into(), &["X: inout", "C: constant element", "plane: ulong", "n: ulong"], "n", "any".into()),
+        "shift_by" => ("X ← r^s·X".into(), &["X: inout", "s: uint", "plane: ulong", "n: ulong"], "n", "any".into()),
+        _ => (
+            format!("Z ← X {} Y", if name.ends_with("mul") { "·" } else if name.ends_with("add") { "+" } else { "−" }),
+            &["X: in", "Y: in", "Z: out", "plane: ulong", "n: ulong"],
+            "n",
+            "any".into(),
+        ),
+    };
+    KernelEntry {
+        name: name.into(),
+        file: file.into(),
+        formula,
+        args: args.iter().map(|s| s.to_string()).collect(),
+        global_work_size: gws.into(),
+        local_work_size: lws,
+        variant: None,
+        descriptor: None,
+    }
+}

@@ -1,0 +1,77 @@
+//! An OpenCL context and profiling queue on one device, and program builds
+//! that report the build log and where the failing source was written.
+
+use std::ffi::CString;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context as _, Result};
+use ocl::core::{ProgramBuildInfo, ProgramBuildInfoResult};
+use ocl::flags::CommandQueueProperties;
+use ocl::{Context, Program, Queue};
+
+use crate::device::{select_device, DeviceEntry};
+
+/// Compiler options for every srgfn program.
+pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
+
+/// A device with its context and an in-order, profiling-enabled queue.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub device: DeviceEntry,
+    pub context: Context,
+    pub queue: Queue,
+}
+
+impl Session {
+    /// Opens the selected device (see [`select_device`]).
+    pub fn open(spec: Option<&str>) -> Result<Session> {
+        Self::on(select_device(spec)?)
+    }
+
+    pub fn on(device: DeviceEntry) -> Result<Session> {
+        let context = Context::builder()
+            .platform(device.ocl_platform)
+            .devices(device.ocl_device)
+            .build()
+            .with_context(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
+        let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
+            .with_context(|| format!("cannot create a command queue on {}", device.describe()))?;
+        Ok(Session { device, context, queue })
+    }
+
+    /// Builds `source`; on failure the error holds the device's build log and
+    /// the path where the source was kept.  Returns the program and the log
+    /// of a successful build (warnings, if any).
+    pub fn build(&self, name: &str, source: &str) -> Result<(Program, String)> {
+        let dev = self.device.ocl_device;
+        let src = CString::new(source).map_err(|_| anyhow!("kernel source {name} contains a NUL byte"))?;
+        let opts = CString::new(BUILD_OPTIONS).expect("no NUL");
+        let core = ocl::core::create_program_with_source(self.context.as_core(), &[src])
+            .with_context(|| format!("cannot create program {name}"))?;
+        let built = ocl::core::build_program(&core, Some(&[dev.as_core()]), &opts, None, None);
+        let log = match ocl::core::get_program_build_info(&core, dev.as_core(), ProgramBuildInfo::BuildLog) {
+            Ok(ProgramBuildInfoResult::BuildLog(l)) => l.trim().to_string(),
+            _ => String::new(),
+        };
+        if let Err(e) = built {
+            let path = keep_failed_source(name, source);
+            let log = if log.is_empty() { e.to_string() } else { log };
+            return Err(anyhow!(
+                "OpenCL build of {name} failed on {}; source kept at {}; build log:\n{log}",
+                self.device.describe(),
+                path.display()
+            ));
+        }
+        Ok((Program::from(core), log))
+    }
+}
+
+/// Writes a source that failed to build where a person can read it.
+fn keep_failed_source(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join("srgfn-failed-builds");
+    let path = dir.join(format!("{name}.cl"));
+    if std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, source)).is_err() {
+        return PathBuf::from("(could not be written)");
+    }
+    path
+}

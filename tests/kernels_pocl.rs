@@ -1,0 +1,225 @@
+//! Every emitted kernel, compiled on the default OpenCL device (PoCL in CI),
+//! against the host reference on random inputs and the representation's edge
+//! values.
+
+use num_bigint::BigUint;
+use rand::Rng;
+use srgfn::kernels::FieldKernels;
+use srgfn::layout::{from_digit_major, to_digit_major};
+use srgfn::Session;
+use srgfn_gen::emit::Variant;
+use srgfn_gen::reference::naive_dft_with_root;
+use srgfn_gen::rules::Radix;
+use srgfn_gen::spl::Spl;
+use srgfn_gen::unroll::Program;
+use srgfn_gen::{catalog, Digits, Field, Prime};
+use srgfn_suite::{edge_values, random_digits, rng};
+
+fn session() -> Session {
+    Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests")
+}
+
+fn build(s: &Session, prime: &Prime, radix: Radix) -> FieldKernels {
+    let fk = FieldKernels::build(s, prime, radix).unwrap_or_else(|e| panic!("{e:#}"));
+    for (file, log) in &fk.build_logs {
+        assert!(!log.to_lowercase().contains("warning"), "{prime} {file} builds with warnings:\n{log}");
+    }
+    fk
+}
+
+/// Inputs: every edge value, then random elements.
+fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
+    let mut r = rng(seed);
+    let mut v = edge_values(field);
+    v.truncate(n);
+    while v.len() < n {
+        v.push(random_digits(field, &mut r));
+    }
+    v
+}
+
+fn check_field_ops(fk: &FieldKernels, prime: &Prime) {
+    let f = Field::new(prime);
+    let k = prime.k();
+    let edges = edge_values(&f);
+    // all pairs of edge values, plus random pairs
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for a in &edges {
+        for b in &edges {
+            xs.push(a.clone());
+            ys.push(b.clone());
+        }
+    }
+    let mut r = rng(k as u64);
+    for _ in 0..64 {
+        xs.push(random_digits(&f, &mut r));
+        ys.push(random_digits(&f, &mut r));
+    }
+    let n = xs.len();
+    let (bx, by) = (fk.upload(&to_digit_major(&xs, k)).unwrap(), fk.upload(&to_digit_major(&ys, k)).unwrap());
+    let bz = fk.alloc(n * k).unwrap();
+    for op in ["mul", "add", "sub"] {
+        fk.pointwise(op, &bx, &by, &bz, n as u64, n as u64).unwrap();
+        let got = from_digit_major(&fk.download(&bz).unwrap(), k);
+        for i in 0..n {
+            let want = match op {
+                "mul" => f.mul(&xs[i], &ys[i]),
+                "add" => f.add(&xs[i], &ys[i]),
+                _ => f.sub(&xs[i], &ys[i]),
+            };
+            assert_eq!(got[i], want, "{prime} {op} {:?} {:?}", xs[i], ys[i]);
+        }
+    }
+    for s in [0u32, 1, 3, k as u32 - 1, k as u32, k as u32 + 1, 2 * k as u32 - 1, 2 * k as u32 + 5] {
+        let b = fk.upload(&to_digit_major(&xs, k)).unwrap();
+        fk.shift_by(&b, s, n as u64, n as u64).unwrap();
+        let got = from_digit_major(&fk.download(&b).unwrap(), k);
+        for i in 0..n {
+            assert_eq!(got[i], f.negacyclic_shift(&xs[i], s as i64), "{prime} shift {s}");
+        }
+    }
+    let c = random_digits(&f, &mut r);
+    let b = fk.upload(&to_digit_major(&xs, k)).unwrap();
+    fk.scale(&b, &fk.upload(&c).unwrap(), n as u64, n as u64).unwrap();
+    let got = from_digit_major(&fk.download(&b).unwrap(), k);
+    for i in 0..n {
+        assert_eq!(got[i], f.mul(&xs[i], &c), "{prime} scale");
+    }
+}
+
+/// I_B ⊗ DFT_K ⊗ I_J against the naive DFT_K (root r) of each strided group.
+fn check_dft(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
+    let f = Field::new(prime);
+    let (k, kk) = (prime.k(), prime.base_size());
+    let n = b * kk * j;
+    let x = inputs(&f, n, (kk * 31 + b * 7 + j) as u64);
+    let r = BigUint::from(prime.r());
+    let mut want = x.clone();
+    for blk in 0..b {
+        for o in 0..j {
+            let idx: Vec<usize> = (0..kk).map(|i| blk * kk * j + o + i * j).collect();
+            let v: Vec<BigUint> = idx.iter().map(|&e| f.to_biguint(&x[e]).unwrap()).collect();
+            for (&e, y) in idx.iter().zip(naive_dft_with_root(prime, &v, &r)) {
+                want[e] = f.from_biguint(&y).unwrap();
+            }
+        }
+    }
+    for variant in fk.variants() {
+        let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
+        let by = fk.alloc(n * k).unwrap();
+        fk.dft(variant, &bx, &by, n as u64, j as u32, (b * j) as u32).unwrap();
+        let got = from_digit_major(&fk.download(&by).unwrap(), k);
+        assert!(got == want, "{prime} {variant:?} radix {} B={b} J={j}", fk.set.program.radix.number());
+    }
+}
+
+/// D_{K,J} on B blocks, with the table of ω_M (M = K·J·2, so step = 2).
+fn check_twiddle(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
+    let f = Field::new(prime);
+    let (k, kk) = (prime.k(), prime.base_size());
+    let m = kk * j * 2;
+    let log_m = m.trailing_zeros();
+    let w = prime.root_of_unity(log_m).unwrap();
+    let p = prime.modulus();
+    let t_len = m / kk;
+    let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t), p)).unwrap()).collect();
+    let n = b * kk * j;
+    let x = inputs(&f, n, 99);
+    let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
+    let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
+    fk.twiddle(&bx, n as u64, &bw, t_len.trailing_zeros(), j as u32, 2, n as u64).unwrap();
+    let got = from_digit_major(&fk.download(&bx).unwrap(), k);
+    let w_kj = prime.root_of_unity(log_m - 1).unwrap();
+    for e in 0..n {
+        let (i, jj) = ((e / j) % kk, e % j);
+        let tw = w_kj.modpow(&BigUint::from(i * jj), p);
+        let want = f.from_biguint(&(f.to_biguint(&x[e]).unwrap() * tw % p)).unwrap();
+        assert_eq!(got[e], want, "{prime} twiddle at {e}");
+    }
+}
+
+fn check_transpose(fk: &FieldKernels, prime: &Prime) {
+    let mut r = rng(5);
+    for (rows, cols, batch) in [(16usize, 16usize, 1usize), (37, 5, 3), (8, 64, 2), (1, 33, 1)] {
+        let x: Vec<u64> = (0..rows * cols * batch).map(|_| r.gen()).collect();
+        let bx = fk.upload(&x).unwrap();
+        let by = fk.alloc(x.len()).unwrap();
+        fk.transpose(&bx, &by, rows as u32, cols as u32, batch as u32).unwrap();
+        let got = fk.download(&by).unwrap();
+        for bt in 0..batch {
+            for i in 0..rows {
+                for c in 0..cols {
+                    assert_eq!(got[bt * rows * cols + c * rows + i], x[bt * rows * cols + i * cols + c]);
+                }
+            }
+        }
+    }
+    // L^{mn}_m on every digit plane of B blocks equals the SPL stride permutation.
+    let f = Field::new(prime);
+    let k = prime.k();
+    let (m, nn, b) = (prime.base_size(), 8usize, 2usize);
+    let n = m * nn * b;
+    let x = inputs(&f, n, 17);
+    let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
+    let by = fk.alloc(n * k).unwrap();
+    fk.transpose(&bx, &by, nn as u32, m as u32, (b * k) as u32).unwrap();
+    let got = from_digit_major(&fk.download(&by).unwrap(), k);
+    let l = Spl::stride_perm(m * nn, m);
+    for blk in 0..b {
+        let v: Vec<BigUint> = x[blk * m * nn..(blk + 1) * m * nn].iter().map(|d| f.to_biguint(d).unwrap()).collect();
+        let want: Vec<Digits> = l.apply(prime, &v).iter().map(|y| f.from_biguint(y).unwrap()).collect();
+        assert_eq!(&got[blk * m * nn..(blk + 1) * m * nn], &want[..]);
+    }
+}
+
+#[test]
+fn kernels_for_primes_up_to_k32_match_the_host() {
+    let s = session();
+    for prime in catalog().iter().filter(|p| p.k() <= 32) {
+        for radix in [Radix::R2, Radix::R4] {
+            let fk = build(&s, prime, radix);
+            if radix == Radix::R2 {
+                check_field_ops(&fk, prime);
+                check_twiddle(&fk, prime, 2, 3);
+                check_transpose(&fk, prime);
+            }
+            check_dft(&fk, prime, 3, 1);
+            check_dft(&fk, prime, 2, 5);
+        }
+    }
+}
+
+#[test]
+fn kernels_for_k64_and_k128_match_the_host() {
+    let s = session();
+    for prime in catalog().iter().filter(|p| p.k() >= 64) {
+        for radix in [Radix::R2, Radix::R4] {
+            let fk = build(&s, prime, radix);
+            if radix == Radix::R2 {
+                check_field_ops(&fk, prime);
+            }
+            check_dft(&fk, prime, 1, 2);
+            assert_eq!(fk.variants(), vec![Variant::Workgroup]);
+        }
+    }
+}
+
+#[test]
+fn a_searched_prime_with_three_terms_works_too() {
+    // not in the catalog: (2^59+2^57+2^39)^8+1 style radices with headroom
+    let found = srgfn_gen::search::search(
+        &srgfn_gen::search::SearchSpec { k: 4, terms: 3, w_min: 58, w_max: 58 },
+        &|| {},
+    )
+    .unwrap();
+    let prime = found.first().expect("some 3-term prime with w = 58, k = 4").clone();
+    let s = session();
+    for radix in [Radix::R2, Radix::R4] {
+        let fk = build(&s, &prime, radix);
+        check_field_ops(&fk, &prime);
+        check_dft(&fk, &prime, 2, 3);
+        let prog = Program::unroll(prime.k(), radix).unwrap();
+        assert_eq!(prog.size, 8);
+    }
+}
