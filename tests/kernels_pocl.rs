@@ -223,3 +223,14 @@ fn a_searched_prime_with_three_terms_works_too() {
         assert_eq!(prog.size, 8);
     }
 }
+
+#[test]
+fn a_build_failure_reports_the_log_and_the_source_path() {
+    let s = session();
+    let err = s.build("broken_kernel", "__kernel void broken(__global ulong *x) { x[0] = undefined_name; }").unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains("build of broken_kernel failed"), "{msg}");
+    assert!(msg.contains("undefined_name"), "the build log is shown: {msg}");
+    let path = msg.split("source kept at ").nth(1).unwrap().split(';').next().unwrap();
+    assert!(std::fs::read_to_string(path).unwrap().contains("undefined_name"));
+}

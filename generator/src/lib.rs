@@ -17,3 +17,4 @@ pub mod rules;
 pub mod spl;
 pub mod unroll;
 pub mod emit;
+pub mod inspect;

@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch of the `srgfn` subcommands.
 
+mod kernels;
 mod primes;
 
 use anyhow::Result;
@@ -23,6 +24,12 @@ pub enum Command {
     Roots(primes::RootsArgs),
     /// Describe one prime: r, k, bits, 2-adic valuation.
     Info(primes::InfoArgs),
+    /// Write the generated OpenCL kernels and manifest.json for a prime.
+    Emit(kernels::EmitArgs),
+    /// Print the rewritten formula and the stage table of DFT_K (and draw it with --svg).
+    Inspect(kernels::InspectArgs),
+    /// List every OpenCL platform and device.
+    Devices(kernels::DevicesArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -30,5 +37,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Primes { action } => primes::run(action),
         Command::Roots(args) => primes::roots(args),
         Command::Info(args) => primes::info(args),
+        Command::Emit(args) => kernels::emit(args),
+        Command::Inspect(args) => kernels::inspect(args),
+        Command::Devices(args) => kernels::devices(args),
     }
 }

@@ -1,0 +1,111 @@
+//! Human-readable views of an unrolled program: the stage table (like the
+//! thesis's Steps 1–8 for DFT-16, for any K) and an SVG butterfly network.
+
+use std::fmt::Write;
+
+use crate::prime::Prime;
+use crate::unroll::Program;
+
+fn term(slot: usize, shift: u32) -> String {
+    if shift == 0 {
+        format!("x{slot}")
+    } else {
+        format!("x{slot}·r^{shift}")
+    }
+}
+
+/// The rewritten formula, the descriptor and one line per stage.
+pub fn stage_table(prime: &Prime, prog: &Program) -> String {
+    let d = prog.descriptor();
+    let mut s = String::new();
+    let _ = writeln!(s, "DFT_{} over p = {} (k = {}, root r = {}), radix {}", prog.size, prime, prog.k, prime.r(), d.radix);
+    let _ = writeln!(s, "\nformula:\n  DFT_{} = {}", prog.size, prog.formula);
+    let _ = writeln!(
+        s,
+        "\ndescriptor: {} stages, {} butterflies ({} DFT_2, {} DFT_4); {} shifted inputs ({} negations by r^{} = -1), {} trivial (r^0){}",
+        d.stages,
+        d.butterflies,
+        d.dft2,
+        d.dft4,
+        d.shifts,
+        d.negations,
+        prog.k,
+        d.trivial_shifts,
+        if d.dft4 > 0 { format!("; each DFT_4 applies r^{} inside", prog.k / 2) } else { String::new() }
+    );
+    let amounts: Vec<String> = d.shift_amounts.iter().map(|a| a.to_string()).collect();
+    let _ = writeln!(s, "shift amounts used: {}", if amounts.is_empty() { "none".into() } else { amounts.join(", ") });
+    let _ = writeln!(s, "\nslots x0 … x{} hold the inputs; each butterfly reads its slots (times the shown r^s) and writes its outputs back in order.", prog.size - 1);
+    for (i, st) in prog.stages.iter().enumerate() {
+        let _ = writeln!(s, "\nstage {}: {} × DFT_{}", i + 1, st.butterflies.len(), st.radix());
+        for bf in &st.butterflies {
+            let ins: Vec<String> = bf.slots.iter().zip(&bf.shifts).map(|(&sl, &sh)| term(sl, sh)).collect();
+            let _ = writeln!(s, "  DFT_{}({})", bf.radix(), ins.join(", "));
+        }
+    }
+    let outs: Vec<String> = prog
+        .output_slots
+        .iter()
+        .zip(&prog.output_shifts)
+        .enumerate()
+        .map(|(j, (&sl, &sh))| format!("X{j}={}", term(sl, sh)))
+        .collect();
+    let _ = writeln!(s, "\noutput (natural order):\n  {}", outs.join("  "));
+    s
+}
+
+/// An SVG drawing of the butterfly network: one row per slot, one column per
+/// stage, a vertical bar per butterfly, r^s labels on shifted inputs.
+pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
+    let (row_h, col_w, left, top) = (22.0, 150.0, 60.0, 50.0);
+    let n = prog.size;
+    let cols = prog.stages.len();
+    let width = left + col_w * (cols as f64 + 1.0) + 40.0;
+    let height = top + row_h * n as f64 + 30.0;
+    let y = |slot: usize| top + row_h * slot as f64;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="11">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="10" y="20" font-size="14">DFT_{n} over {prime}, radix {}: {} stages</text>"#,
+        prog.radix.number(),
+        cols
+    );
+    for slot in 0..n {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{0}" x2="{1}" y2="{0}" stroke="#bbb"/><text x="10" y="{2}">x{slot}</text>"##,
+            y(slot),
+            width - 40.0,
+            y(slot) + 4.0
+        );
+    }
+    for (c, st) in prog.stages.iter().enumerate() {
+        let x0 = left + col_w * (c as f64 + 0.5);
+        let _ = writeln!(s, r#"<text x="{}" y="{}">stage {}</text>"#, x0 - 10.0, top - 20.0, c + 1);
+        for (b, bf) in st.butterflies.iter().enumerate() {
+            // spread butterflies of a stage over the column so bars do not overlap
+            let x = x0 + (b % 4) as f64 * 14.0;
+            let lo = bf.slots.iter().copied().min().unwrap_or(0);
+            let hi = bf.slots.iter().copied().max().unwrap_or(0);
+            let color = if bf.radix() == 4 { "#c0392b" } else { "#2c3e50" };
+            let _ = writeln!(s, r#"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="{color}" stroke-width="2"/>"#, y(lo), y(hi));
+            for (&slot, &sh) in bf.slots.iter().zip(&bf.shifts) {
+                let _ = writeln!(s, r#"<circle cx="{x}" cy="{}" r="3" fill="{color}"/>"#, y(slot));
+                if sh != 0 {
+                    let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#1a7f37">r^{sh}</text>"##, x - 40.0, y(slot) - 3.0);
+                }
+            }
+        }
+    }
+    let xo = left + col_w * cols as f64 + 20.0;
+    for (j, &slot) in prog.output_slots.iter().enumerate() {
+        let _ = writeln!(s, r#"<text x="{xo}" y="{}">→ X{j}</text>"#, y(slot) + 4.0);
+    }
+    s.push_str("</svg>\n");
+    s
+}

@@ -1,0 +1,120 @@
+//! `srgfn emit`, `srgfn inspect`, `srgfn devices`.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use srgfn_gen::emit;
+use srgfn_gen::inspect::{butterfly_svg, stage_table};
+use srgfn_gen::rules::Radix;
+use srgfn_gen::unroll::Program;
+
+use super::primes::parse_prime;
+
+#[derive(Args, Debug)]
+pub struct EmitArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1".
+    #[arg(long)]
+    pub prime: String,
+    /// Radix of the base-case expansion: 2 or 4.
+    #[arg(long, default_value_t = 2)]
+    pub radix: u32,
+    /// Folder to write the .cl files and manifest.json into (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1".
+    #[arg(long)]
+    pub prime: String,
+    /// Radix of the base-case expansion: 2 or 4.
+    #[arg(long, default_value_t = 2)]
+    pub radix: u32,
+    /// Also draw the butterfly network of DFT_K into this SVG file.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Print the program (stages, slots, shifts) as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn parse_radix(r: u32) -> Result<Radix> {
+    Radix::from_number(r).map_err(anyhow::Error::msg)
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    })
+}
+
+pub fn emit(args: EmitArgs) -> Result<()> {
+    let prime = parse_prime(&args.prime)?;
+    let radix = parse_radix(args.radix)?;
+    let set = emit::emit(&prime, radix)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create output folder {}", args.out.display()))?;
+    for f in &set.files {
+        write_atomic(&args.out.join(&f.name), f.source.as_bytes())?;
+    }
+    let manifest = serde_json::to_string_pretty(&set.manifest)? + "\n";
+    write_atomic(&args.out.join("manifest.json"), manifest.as_bytes())?;
+    eprintln!("wrote {} files and manifest.json to {}", set.files.len(), args.out.display());
+    Ok(())
+}
+
+pub fn inspect(args: InspectArgs) -> Result<()> {
+    let prime = parse_prime(&args.prime)?;
+    let radix = parse_radix(args.radix)?;
+    emit::check_supported(&prime)?;
+    let prog = Program::unroll(prime.k(), radix).map_err(anyhow::Error::msg)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&prog)?);
+    } else {
+        print!("{}", stage_table(&prime, &prog));
+    }
+    if let Some(path) = args.svg {
+        write_atomic(&path, butterfly_svg(&prime, &prog).as_bytes())?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+pub fn devices(args: DevicesArgs) -> Result<()> {
+    let devices = srgfn::list_devices()?;
+    let default = srgfn::select_device(None).ok().map(|d| d.index);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&devices)?);
+        return Ok(());
+    }
+    for d in &devices {
+        println!(
+            "{}{} [{}] {} — platform {}, vendor {}, driver {}, {:.1} GiB global, {} KiB local, {} compute units",
+            if Some(d.index) == default { "*" } else { " " },
+            d.index,
+            d.kind,
+            d.name.trim(),
+            d.platform.trim(),
+            d.vendor.trim(),
+            d.driver_version.trim(),
+            d.global_mem_bytes as f64 / (1u64 << 30) as f64,
+            d.local_mem_bytes / 1024,
+            d.compute_units
+        );
+    }
+    println!("(* = default: first GPU, else the first CPU device; override with --device or SRGFN_DEVICE)");
+    Ok(())
+}

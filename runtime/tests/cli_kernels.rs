@@ -1,0 +1,79 @@
+//! `srgfn emit`, `srgfn inspect`, `srgfn devices`, and their errors.
+
+use std::process::{Command, Output};
+
+fn srgfn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).output().expect("run srgfn")
+}
+
+#[test]
+fn inspect_shows_dft16_stages() {
+    let o = srgfn(&["inspect", "--prime", "(2^63+2^34)^8+1", "--radix", "2"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("\nstage ").count(), 4, "{out}");
+    assert_eq!(out.matches("  DFT_2(").count(), 32);
+    assert!(out.contains("stage 4: 8 × DFT_2"));
+    assert!(out.contains("x15·r^7"));
+    let o = srgfn(&["inspect", "--prime", "(2^63+2^34)^8+1", "--radix", "4"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("\nstage ").count(), 2, "{out}");
+    assert_eq!(out.matches("  DFT_4(").count(), 8);
+}
+
+#[test]
+fn inspect_draws_svg_and_prints_json() {
+    let dir = std::env::temp_dir().join(format!("srgfn-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("dft.svg");
+    let o = srgfn(&["inspect", "--prime", "(2^62+2^36)^16+1", "--radix", "4", "--svg", svg.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("stage 3") && text.contains("r^"));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["size"], 32);
+    assert_eq!(v["stages"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
+    let base = std::env::temp_dir().join(format!("srgfn-emit-{}", std::process::id()));
+    for expr in srgfn_gen::prime::CATALOG {
+        for radix in ["2", "4"] {
+            let dir = base.join(format!("{}-{radix}", expr.len()));
+            let o = srgfn(&["emit", "--prime", expr, "--radix", radix, "--out", dir.to_str().unwrap()]);
+            assert!(o.status.success(), "{expr}: {}", String::from_utf8_lossy(&o.stderr));
+            let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+            for kernel in m["kernels"].as_array().unwrap() {
+                let file = dir.join(kernel["file"].as_str().unwrap());
+                let src = std::fs::read_to_string(&file).unwrap();
+                assert!(src.contains(&format!("__kernel void {}(", kernel["name"].as_str().unwrap())), "{file:?}");
+            }
+            assert!(m["kernels"].as_array().unwrap().iter().any(|k| k["descriptor"]["butterflies"].as_u64() > Some(0)));
+        }
+    }
+    // deterministic output
+    let a = base.join("again");
+    srgfn(&["emit", "--prime", "(2^63+2^34)^8+1", "--out", a.to_str().unwrap()]);
+    let b = base.join(format!("{}-2", "(2^63+2^34)^8+1".len()));
+    for f in ["field.cl", "dft16_r2_private.cl", "manifest.json"] {
+        assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f}");
+    }
+    std::fs::remove_dir_all(&base).ok();
+}
+
+#[test]
+fn bad_generator_input_is_a_clear_error() {
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["inspect", "--prime", "(2^63+2^34)^8+1", "--radix", "8"], "radix 8"),
+        (vec!["emit", "--prime", "(2^63+2^34)^8+1", "--radix", "3", "--out", "/tmp/x"], "radix 3"),
+        (vec!["emit", "--prime", "(2^63+2^34)^8+1", "--out", "/proc/srgfn-cannot-write"], "cannot"),
+    ];
+    for (args, needle) in cases {
+        let o = srgfn(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success());
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
