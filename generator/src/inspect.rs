@@ -57,10 +57,34 @@ pub fn stage_table(prime: &Prime, prog: &Program) -> String {
 /// An SVG drawing of the butterfly network: one row per slot, one column per
 /// stage, a vertical bar per butterfly, r^s labels on shifted inputs.
 pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
-    let (row_h, col_w, left, top) = (22.0, 150.0, 60.0, 50.0);
+    let (row_h, lane_w, left, top) = (22.0, 12.0, 60.0, 50.0);
     let n = prog.size;
+    // Give each butterfly a lane so that bars whose slot ranges overlap do not
+    // coincide: greedy interval colouring, per stage.
+    let lanes: Vec<Vec<usize>> = prog
+        .stages
+        .iter()
+        .map(|st| {
+            let mut used: Vec<(usize, usize, usize)> = Vec::new(); // (lo, hi, lane)
+            st.butterflies
+                .iter()
+                .map(|bf| {
+                    let lo = bf.slots.iter().copied().min().unwrap_or(0);
+                    let hi = bf.slots.iter().copied().max().unwrap_or(0);
+                    let lane = (0..)
+                        .find(|&l| !used.iter().any(|&(a, b, ul)| ul == l && a <= hi && lo <= b))
+                        .unwrap_or(0);
+                    used.push((lo, hi, lane));
+                    lane
+                })
+                .collect()
+        })
+        .collect();
+    let col_widths: Vec<f64> =
+        lanes.iter().map(|l| (l.iter().copied().max().unwrap_or(0) + 1) as f64 * lane_w + 60.0).collect();
     let cols = prog.stages.len();
-    let width = left + col_w * (cols as f64 + 1.0) + 40.0;
+    let total: f64 = col_widths.iter().sum();
+    let width = left + total + 90.0;
     let height = top + row_h * n as f64 + 30.0;
     let y = |slot: usize| top + row_h * slot as f64;
     let mut s = String::new();
@@ -80,16 +104,15 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
             s,
             r##"<line x1="{left}" y1="{0}" x2="{1}" y2="{0}" stroke="#bbb"/><text x="10" y="{2}">x{slot}</text>"##,
             y(slot),
-            width - 40.0,
+            left + total + 10.0,
             y(slot) + 4.0
         );
     }
+    let mut x_col = left;
     for (c, st) in prog.stages.iter().enumerate() {
-        let x0 = left + col_w * (c as f64 + 0.5);
-        let _ = writeln!(s, r#"<text x="{}" y="{}">stage {}</text>"#, x0 - 10.0, top - 20.0, c + 1);
-        for (b, bf) in st.butterflies.iter().enumerate() {
-            // spread butterflies of a stage over the column so bars do not overlap
-            let x = x0 + (b % 4) as f64 * 14.0;
+        let _ = writeln!(s, r#"<text x="{}" y="{}">stage {}</text>"#, x_col + 40.0, top - 20.0, c + 1);
+        for (bf, &lane) in st.butterflies.iter().zip(&lanes[c]) {
+            let x = x_col + 50.0 + lane as f64 * lane_w;
             let lo = bf.slots.iter().copied().min().unwrap_or(0);
             let hi = bf.slots.iter().copied().max().unwrap_or(0);
             let color = if bf.radix() == 4 { "#c0392b" } else { "#2c3e50" };
@@ -97,12 +120,13 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
             for (&slot, &sh) in bf.slots.iter().zip(&bf.shifts) {
                 let _ = writeln!(s, r#"<circle cx="{x}" cy="{}" r="3" fill="{color}"/>"#, y(slot));
                 if sh != 0 {
-                    let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#1a7f37">r^{sh}</text>"##, x - 40.0, y(slot) - 3.0);
+                    let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#1a7f37">r^{sh}</text>"##, x - 34.0, y(slot) - 3.0);
                 }
             }
         }
+        x_col += col_widths[c];
     }
-    let xo = left + col_w * cols as f64 + 20.0;
+    let xo = left + total + 20.0;
     for (j, &slot) in prog.output_slots.iter().enumerate() {
         let _ = writeln!(s, r#"<text x="{xo}" y="{}">→ X{j}</text>"#, y(slot) + 4.0);
     }
