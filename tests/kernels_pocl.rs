@@ -20,8 +20,8 @@ fn session() -> Session {
 }
 
 fn build(s: &Session, prime: &Prime, radix: Radix) -> FieldKernels {
-    let fk = FieldKernels::build(s, prime, radix).unwrap_or_else(|e| panic!("{e:#}"));
-    for (file, log) in &fk.build_logs {
+    let fk = FieldKernels::new(s, prime, radix).unwrap();
+    for (file, log) in &fk.build_all().unwrap_or_else(|e| panic!("{e:#}")) {
         assert!(!log.to_lowercase().contains("warning"), "{prime} {file} builds with warnings:\n{log}");
     }
     fk
@@ -108,7 +108,7 @@ fn check_dft(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
     for variant in fk.variants() {
         let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
         let by = fk.alloc(n * k).unwrap();
-        fk.dft(variant, &bx, &by, n as u64, j as u32, (b * j) as u32).unwrap();
+        fk.dft(variant, kk, &bx, &by, n as u64, j as u64, (b * j) as u64).unwrap();
         let got = from_digit_major(&fk.download(&by).unwrap(), k);
         assert!(got == want, "{prime} {variant:?} radix {} B={b} J={j}", fk.set.program.radix.number());
     }
@@ -128,7 +128,7 @@ fn check_twiddle(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
     let x = inputs(&f, n, 99);
     let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
     let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
-    fk.twiddle(&bx, n as u64, &bw, t_len.trailing_zeros(), j as u32, 2, n as u64).unwrap();
+    fk.twiddle(&bx, n as u64, &bw, t_len.trailing_zeros(), kk as u32, j as u32, 2, n as u64).unwrap();
     let got = from_digit_major(&fk.download(&bx).unwrap(), k);
     let w_kj = prime.root_of_unity(log_m - 1).unwrap();
     for e in 0..n {

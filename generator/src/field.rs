@@ -7,8 +7,7 @@
 //! to [`Field::normalize`], which propagates carries and folds r^k ≡ −1.
 
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 
 use crate::error::FieldError;
 use crate::prime::Prime;
@@ -68,7 +67,8 @@ impl Field {
         Ok(())
     }
 
-    /// Representation of a value `v < p` (thesis §3.1, by repeated division by r).
+    /// Representation of a value `v < p` (thesis §3.1): k remainders of
+    /// repeated division by r, done on 64-bit limbs with 128-bit arithmetic.
     pub fn from_biguint(&self, v: &BigUint) -> Result<Digits, FieldError> {
         let p = self.prime.modulus();
         if v >= p {
@@ -77,15 +77,22 @@ impl Field {
         if *v == self.prime.minus_one() {
             return Ok(self.minus_one());
         }
-        let r = BigUint::from(self.r);
-        let mut q = v.clone();
+        let mut limbs = v.to_u64_digits(); // little-endian
+        let r = self.r as u128;
         let mut d = Vec::with_capacity(self.k);
         for _ in 0..self.k {
-            let (qq, rem) = q.div_rem(&r);
-            d.push(rem.to_u64().expect("remainder below r fits u64"));
-            q = qq;
+            let mut rem: u128 = 0;
+            for l in limbs.iter_mut().rev() {
+                let cur = (rem << 64) | *l as u128;
+                *l = (cur / r) as u64;
+                rem = cur % r;
+            }
+            while limbs.last() == Some(&0) {
+                limbs.pop();
+            }
+            d.push(rem as u64);
         }
-        debug_assert!(q.is_zero());
+        debug_assert!(limbs.is_empty());
         Ok(d)
     }
 
@@ -94,11 +101,24 @@ impl Field {
         self.from_biguint(&(v % self.prime.modulus())).expect("reduced value is below p")
     }
 
-    /// Value Σ x_i r^i of a canonical representation.
+    /// Value Σ x_i r^i of a canonical representation (Horner on 64-bit limbs).
     pub fn to_biguint(&self, x: &[u64]) -> Result<BigUint, FieldError> {
         self.validate(x)?;
-        let r = BigUint::from(self.r);
-        Ok(x.iter().rev().fold(BigUint::zero(), |acc, &d| acc * &r + d))
+        let r = self.r as u128;
+        let mut limbs: Vec<u64> = Vec::with_capacity(self.k + 1);
+        for &d in x.iter().rev() {
+            let mut carry = d as u128;
+            for l in limbs.iter_mut() {
+                let t = *l as u128 * r + carry;
+                *l = t as u64;
+                carry = t >> 64;
+            }
+            if carry > 0 {
+                limbs.push(carry as u64);
+            }
+        }
+        let bytes: Vec<u8> = limbs.iter().flat_map(|l| l.to_le_bytes()).collect();
+        Ok(BigUint::from_bytes_le(&bytes))
     }
 
     pub fn from_u64(&self, v: u64) -> Digits {

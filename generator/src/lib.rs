@@ -18,3 +18,4 @@ pub mod spl;
 pub mod unroll;
 pub mod emit;
 pub mod inspect;
+pub mod plan;

@@ -89,14 +89,15 @@ struct Handle {
 }
 
 struct Unroller {
-    size: usize,
+    /// K = 2k: ω_K = r, so every exponent lives mod K.
+    root_size: usize,
     ready: Vec<usize>,
     stages: Vec<Stage>,
 }
 
 impl Unroller {
     fn emit(&mut self, ins: &[Handle]) -> Vec<Handle> {
-        let two_k = self.size as i64;
+        let two_k = self.root_size as i64;
         let base = ins[0].shift;
         let slots: Vec<usize> = ins.iter().map(|h| h.slot).collect();
         let shifts = ins.iter().map(|h| (h.shift - base).rem_euclid(two_k) as u32).collect();
@@ -126,8 +127,8 @@ impl Unroller {
                 y
             }
             Spl::TwiddleDiag { m, n } => {
-                // ω_{mn} = r^{K/(mn)} inside DFT_K
-                let step = (self.size / (m * n)) as i64;
+                // ω_{mn} = r^{K/(mn)}
+                let step = (self.root_size / (m * n)) as i64;
                 let mut y = v;
                 for i in 0..*m {
                     for j in 0..*n {
@@ -170,21 +171,28 @@ impl Unroller {
 impl Program {
     /// Unrolls DFT_K (K = 2k) with root r by the radix's breakdown rule.
     pub fn unroll(k: usize, radix: Radix) -> Result<Program, String> {
+        Self::unroll_size(k, 2 * k, radix)
+    }
+
+    /// Unrolls DFT_n for n | 2k with root ω_n = r^{2k/n} (the small last
+    /// level of sizes that are not powers of K).
+    pub fn unroll_size(k: usize, n: usize, radix: Radix) -> Result<Program, String> {
         if !k.is_power_of_two() || !(2..=128).contains(&k) {
             return Err(format!("k = {k} is not supported by the generator: k must be a power of two from 2 to 128"));
         }
-        let size = 2 * k;
-        let formula = expand(size, radix);
-        Self::from_formula(k, radix, formula)
+        if !n.is_power_of_two() || n < 2 || n > 2 * k {
+            return Err(format!("DFT_{n} is not a base case for k = {k}: need a power of two 2 ≤ n ≤ 2k"));
+        }
+        Self::from_formula(k, radix, expand(n, radix))
     }
 
-    /// Unrolls any formula of size 2k built from DFT_2/DFT_4 leaves, permutations and twiddles.
+    /// Unrolls any formula of size n | 2k built from DFT_2/DFT_4 leaves, permutations and twiddles.
     pub fn from_formula(k: usize, radix: Radix, formula: Spl) -> Result<Program, String> {
-        let size = 2 * k;
-        if formula.check()? != size {
-            return Err(format!("formula {formula} does not have size 2k = {size}"));
+        let size = formula.check()?;
+        if !size.is_power_of_two() || size < 2 || (2 * k) % size != 0 {
+            return Err(format!("formula {formula} has size {size}, which does not divide 2k = {}", 2 * k));
         }
-        let mut u = Unroller { size, ready: vec![0; size], stages: Vec::new() };
+        let mut u = Unroller { root_size: 2 * k, ready: vec![0; size], stages: Vec::new() };
         let input = (0..size).map(|slot| Handle { slot, shift: 0 }).collect();
         let out = u.run(&formula, input)?;
         Ok(Program {
@@ -194,7 +202,7 @@ impl Program {
             formula,
             stages: u.stages,
             output_slots: out.iter().map(|h| h.slot).collect(),
-            output_shifts: out.iter().map(|h| h.shift.rem_euclid(size as i64) as u32).collect(),
+            output_shifts: out.iter().map(|h| h.shift.rem_euclid(2 * k as i64) as u32).collect(),
         })
     }
 

@@ -53,8 +53,14 @@ fn info_u64(d: &Device, what: DeviceInfo) -> u64 {
     }
 }
 
-/// Every device of every platform, numbered across platforms.
+/// Every device of every platform, numbered across platforms.  Discovery runs
+/// once per process (some drivers misbehave when it runs on several threads).
 pub fn list_devices() -> Result<Vec<DeviceEntry>> {
+    static DEVICES: std::sync::OnceLock<std::result::Result<Vec<DeviceEntry>, String>> = std::sync::OnceLock::new();
+    DEVICES.get_or_init(|| discover().map_err(|e| format!("{e:#}"))).clone().map_err(|e| anyhow!(e))
+}
+
+fn discover() -> Result<Vec<DeviceEntry>> {
     let platforms = ocl::core::get_platform_ids()
         .map_err(|e| anyhow!("no OpenCL platform found ({e}); {INSTALL_HINT}"))?;
     let mut out = Vec::new();

@@ -2,10 +2,11 @@
 //! typed launcher per kernel (work sizes chosen as the manifest states).
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 use anyhow::{Context as _, Result};
 use ocl::{Buffer, Kernel, Program, SpatialDims};
-use srgfn_gen::emit::{self, KernelSet, Variant, TILE};
+use srgfn_gen::emit::{self, EmittedFile, KernelSet, Variant, TILE};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -18,27 +19,60 @@ fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m).max(1) * m
 }
 
-/// Compiled programs of a [`KernelSet`].
+/// Builds a kernel of `file` with the arguments in order and enqueues it.
+macro_rules! launch {
+    ($self:ident, $file:expr, $name:expr, $gws:expr, $lws:expr, [$($arg:expr),*]) => {{
+        let program = $self.program($file)?;
+        let mut b = Kernel::builder();
+        b.program(&program).name($name).queue($self.session.queue.clone()).global_work_size($gws);
+        if let Some(l) = $lws {
+            b.local_work_size(l);
+        }
+        $( b.arg($arg); )*
+        let k = b.build().with_context(|| format!("cannot set up kernel {}", $name))?;
+        // SAFETY: every argument is set above with the type the kernel declares,
+        // and the buffers outlive the enqueue (the queue is in order).
+        unsafe { k.enq() }.with_context(|| format!("cannot enqueue {}", $name))
+    }};
+}
+
+/// The emitted kernels of one prime and radix on a session; programs are
+/// compiled on first use (and cached by the session).
 pub struct FieldKernels {
     pub session: Session,
+    pub prime: Prime,
+    pub radix: Radix,
     pub set: KernelSet,
-    programs: BTreeMap<String, Program>,
-    /// Build logs of successful builds (warnings), by file.
-    pub build_logs: BTreeMap<String, String>,
+    /// Base-case files of sizes n < K, emitted on demand.
+    small: Mutex<BTreeMap<String, EmittedFile>>,
 }
 
 impl FieldKernels {
-    /// Emits and builds every kernel file for `prime` and `radix`.
-    pub fn build(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
+    /// Emits the kernels for `prime` and `radix` (nothing is compiled yet).
+    pub fn new(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
         let set = emit::emit(prime, radix)?;
-        let mut programs = BTreeMap::new();
-        let mut build_logs = BTreeMap::new();
-        for f in set.files.iter().filter(|f| f.name != "field.cl") {
-            let (prog, log) = session.build(&format!("{}_{}", prime.slug(), f.name.trim_end_matches(".cl")), &f.source)?;
-            programs.insert(f.name.clone(), prog);
-            build_logs.insert(f.name.clone(), log);
+        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default() })
+    }
+
+    /// Emits and compiles every file of the set; returns the build logs by file.
+    pub fn build(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
+        let fk = Self::new(session, prime, radix)?;
+        fk.build_all()?;
+        Ok(fk)
+    }
+
+    /// Compiles every file of the set from source; returns the build logs (warnings) by file.
+    pub fn build_all(&self) -> Result<BTreeMap<String, String>> {
+        let mut logs = BTreeMap::new();
+        for f in self.set.files.iter().filter(|f| f.name != "field.cl") {
+            let (_p, log) = self.session.build(&self.program_name(&f.name), &f.source)?;
+            logs.insert(f.name.clone(), log);
         }
-        Ok(FieldKernels { session: session.clone(), set, programs, build_logs })
+        Ok(logs)
+    }
+
+    fn program_name(&self, file: &str) -> String {
+        format!("{}_{}", self.prime.slug(), file.trim_end_matches(".cl"))
     }
 
     pub fn k(&self) -> usize {
@@ -48,116 +82,96 @@ impl FieldKernels {
         self.set.program.size
     }
     pub fn variants(&self) -> Vec<Variant> {
-        [Variant::Private, Variant::Workgroup].into_iter().filter(|v| self.set.dft_file(*v).is_some()).collect()
+        emit::variants_for(&self.prime)
     }
 
-    fn program(&self, file: &str) -> Result<&Program> {
-        self.programs.get(file).with_context(|| format!("kernel file {file} was not built"))
+    fn program(&self, file: &str) -> Result<Program> {
+        let source = match self.set.file(file) {
+            Some(f) => f.source.clone(),
+            None => self
+                .small
+                .lock()
+                .expect("kernel map")
+                .get(file)
+                .map(|f| f.source.clone())
+                .with_context(|| format!("kernel file {file} was not emitted"))?,
+        };
+        self.session.program(&self.program_name(file), &source)
     }
 
-    fn kernel(&self, file: &str, name: &str, gws: SpatialDims, lws: Option<SpatialDims>) -> Result<ocl::builders::KernelBuilder<'_>> {
-        let mut b = Kernel::builder();
-        b.program(self.program(file)?).name(name).queue(self.session.queue.clone()).global_work_size(gws);
-        if let Some(l) = lws {
-            b.local_work_size(l);
+    /// File name of the DFT_n kernel of a variant, emitting it if n < K.
+    fn dft_file(&self, variant: Variant, n: usize) -> Result<(String, String)> {
+        if n == self.base_size() {
+            let name = emit::dft_name(&self.set.program, variant);
+            return Ok((format!("{name}.cl"), name));
         }
-        Ok(b)
+        let f = emit::emit_dft(&self.prime, n, self.radix, variant)?;
+        let name = f.name.trim_end_matches(".cl").to_string();
+        let file = f.name.clone();
+        self.small.lock().expect("kernel map").entry(file.clone()).or_insert(f);
+        Ok((file, name))
     }
 
-    /// I_B ⊗ DFT_K ⊗ I_J on `count` = B·J transforms: X → Y.  The workgroup
-    /// variant overwrites X and needs Y ≠ X; the private one may run in place.
-    pub fn dft(&self, variant: Variant, x: &Buffer<u64>, y: &Buffer<u64>, plane: u64, j: u32, count: u32) -> Result<()> {
-        let name = emit::dft_name(&self.set.program, variant);
-        let file = format!("{name}.cl");
+    /// I_B ⊗ DFT_n ⊗ I_J (n | K) on `count` = B·J transforms: X → Y.  The
+    /// workgroup variant overwrites X and needs Y ≠ X; the private one may run in place.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dft(&self, variant: Variant, n: usize, x: &Buffer<u64>, y: &Buffer<u64>, plane: u64, j: u64, count: u64) -> Result<()> {
+        let (file, name) = self.dft_file(variant, n)?;
         let (gws, lws) = match variant {
-            Variant::Private => (round_up(count as usize, WG), Some(WG)),
+            Variant::Private => (round_up(count as usize, WG), WG),
             Variant::Workgroup => {
-                let wg = (self.base_size() / 2).min(self.session.device.max_work_group_size).max(1);
-                (count as usize * wg, Some(wg))
+                let wg = (n / 2).min(self.session.device.max_work_group_size).max(1);
+                (count as usize * wg, wg)
             }
         };
-        let k = self
-            .kernel(&file, &name, gws.into(), lws.map(Into::into))?
-            .arg(x)
-            .arg(y)
-            .arg(plane)
-            .arg(j)
-            .arg(count)
-            .build()
-            .with_context(|| format!("cannot set up kernel {name}"))?;
-        unsafe { k.enq() }.with_context(|| format!("cannot enqueue {name}"))
+        launch!(self, &file, &name, gws, Some(lws), [x, y, plane, j, count])
     }
 
-    /// Multiplies element (b, i, j) of X by ω_{KJ}^{i·j} = w^{step·i·j}, with W[t] = w^t, t < 2^log_t, w^{2^log_t} = r.
+    /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},
+    /// with W[t] = w^t, t < 2^log_t, w^{2^log_t} = r.
     #[allow(clippy::too_many_arguments)]
-    pub fn twiddle(&self, x: &Buffer<u64>, plane: u64, w: &Buffer<u64>, log_t: u32, j: u32, step: u64, count: u64) -> Result<()> {
-        let k = self
-            .kernel("twiddle.cl", "twiddle", round_up(count as usize, WG).into(), Some(WG.into()))?
-            .arg(x)
-            .arg(plane)
-            .arg(w)
-            .arg(log_t)
-            .arg(j)
-            .arg(step)
-            .arg(count)
-            .build()?;
-        unsafe { k.enq() }.context("cannot enqueue twiddle")
+    pub fn twiddle(&self, x: &Buffer<u64>, plane: u64, w: &Buffer<u64>, log_t: u32, m: u32, j: u32, step: u64, count: u64) -> Result<()> {
+        launch!(self, "twiddle.cl", "twiddle", round_up(count as usize, WG), Some(WG), [x, plane, w, log_t, m, j, step, count])
     }
 
     /// Y_b = X_b^T for `batch` row-major rows × cols matrices of words.
     pub fn transpose(&self, x: &Buffer<u64>, y: &Buffer<u64>, rows: u32, cols: u32, batch: u32) -> Result<()> {
         let gws = SpatialDims::Three(round_up(cols as usize, TILE), round_up(rows as usize, TILE), batch as usize);
-        let k = self
-            .kernel("transpose.cl", "transpose", gws, Some(SpatialDims::Three(TILE, TILE, 1)))?
-            .arg(x)
-            .arg(y)
-            .arg(rows)
-            .arg(cols)
-            .build()?;
-        unsafe { k.enq() }.context("cannot enqueue transpose")
+        launch!(self, "transpose.cl", "transpose", gws, Some(SpatialDims::Three(TILE, TILE, 1)), [x, y, rows, cols])
     }
 
     /// Z = X op Y element-wise, op ∈ {mul, add, sub}.
     pub fn pointwise(&self, op: &str, x: &Buffer<u64>, y: &Buffer<u64>, z: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
         let name = format!("pointwise_{op}");
-        let k = self
-            .kernel("pointwise.cl", &name, round_up(n as usize, WG).into(), Some(WG.into()))?
-            .arg(x)
-            .arg(y)
-            .arg(z)
-            .arg(plane)
-            .arg(n)
-            .build()?;
-        unsafe { k.enq() }.with_context(|| format!("cannot enqueue {name}"))
+        launch!(self, "pointwise.cl", &name, round_up(n as usize, WG), Some(WG), [x, y, z, plane, n])
     }
 
     /// X = c · X for a constant element c (a buffer of k digits).
     pub fn scale(&self, x: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        let k = self
-            .kernel("pointwise.cl", "scale", round_up(n as usize, WG).into(), Some(WG.into()))?
-            .arg(x)
-            .arg(c)
-            .arg(plane)
-            .arg(n)
-            .build()?;
-        unsafe { k.enq() }.context("cannot enqueue scale")
+        launch!(self, "pointwise.cl", "scale", round_up(n as usize, WG), Some(WG), [x, c, plane, n])
     }
 
     /// X = r^s · X.
     pub fn shift_by(&self, x: &Buffer<u64>, s: u32, plane: u64, n: u64) -> Result<()> {
-        let k = self
-            .kernel("pointwise.cl", "shift_by", round_up(n as usize, WG).into(), Some(WG.into()))?
-            .arg(x)
-            .arg(s)
-            .arg(plane)
-            .arg(n)
-            .build()?;
-        unsafe { k.enq() }.context("cannot enqueue shift_by")
+        launch!(self, "pointwise.cl", "shift_by", round_up(n as usize, WG), Some(WG), [x, s, plane, n])
+    }
+
+    /// Y_{v,j} = c · X_{v,(−j) mod n} over `total` elements (vectors of length n).
+    pub fn reverse_scale(&self, x: &Buffer<u64>, y: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64, total: u64) -> Result<()> {
+        launch!(self, "pointwise.cl", "reverse_scale", round_up(total as usize, WG), Some(WG), [x, y, c, plane, n, total])
     }
 
     /// A device buffer holding `words`.
     pub fn upload(&self, words: &[u64]) -> Result<Buffer<u64>> {
         Ok(Buffer::<u64>::builder().queue(self.session.queue.clone()).len(words.len().max(1)).copy_host_slice(words).build()?)
+    }
+
+    /// Overwrites the start of `b` with `words`.
+    pub fn write(&self, b: &Buffer<u64>, words: &[u64]) -> Result<()> {
+        if !words.is_empty() {
+            b.write(words).enq().context("cannot write to the device")?;
+        }
+        Ok(())
     }
 
     /// An uninitialised device buffer of `len` words.

@@ -1,10 +1,13 @@
 //! srgfn runtime: OpenCL devices, program builds, and the generated kernels run
 //! on digit-major device buffers.
 
+pub mod cache;
 pub mod device;
+pub mod fft;
 pub mod kernels;
 pub mod layout;
 pub mod session;
 
 pub use device::{list_devices, select_device, DeviceEntry};
+pub use fft::{DeviceVec, Fft, FftOptions, Plan};
 pub use session::Session;

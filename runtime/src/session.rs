@@ -1,34 +1,41 @@
 //! An OpenCL context and profiling queue on one device, and program builds
 //! that report the build log and where the failing source was written.
 
+use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, Context as _, Result};
 use ocl::core::{ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::flags::CommandQueueProperties;
 use ocl::{Context, Program, Queue};
 
+use crate::cache::ProgramCache;
 use crate::device::{select_device, DeviceEntry};
 
 /// Compiler options for every srgfn program.
 pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
 
-/// A device with its context and an in-order, profiling-enabled queue.
+/// A device with its context, an in-order profiling-enabled queue, and the
+/// program caches (in memory, and on disk unless disabled).
 #[derive(Clone, Debug)]
 pub struct Session {
     pub device: DeviceEntry,
     pub context: Context,
     pub queue: Queue,
+    pub cache: ProgramCache,
+    built: Arc<Mutex<HashMap<String, Program>>>,
 }
 
 impl Session {
-    /// Opens the selected device (see [`select_device`]).
+    /// Opens the selected device (see [`select_device`]) with the default
+    /// on-disk cache (`SRGFN_CACHE_DIR` or the per-user cache folder).
     pub fn open(spec: Option<&str>) -> Result<Session> {
-        Self::on(select_device(spec)?)
+        Self::on(select_device(spec)?, ProgramCache::from_env()?)
     }
 
-    pub fn on(device: DeviceEntry) -> Result<Session> {
+    pub fn on(device: DeviceEntry, cache: ProgramCache) -> Result<Session> {
         let context = Context::builder()
             .platform(device.ocl_platform)
             .devices(device.ocl_device)
@@ -36,7 +43,40 @@ impl Session {
             .with_context(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
         let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .with_context(|| format!("cannot create a command queue on {}", device.describe()))?;
-        Ok(Session { device, context, queue })
+        Ok(Session { device, context, queue, cache, built: Arc::default() })
+    }
+
+    /// Builds `source` once per session: from memory, else from a verified
+    /// on-disk binary, else from source (and stores the binary).  A cached
+    /// binary that fails to load is rebuilt from source.
+    pub fn program(&self, name: &str, source: &str) -> Result<Program> {
+        let key = ProgramCache::key(&self.device, BUILD_OPTIONS, source);
+        if let Some(p) = self.built.lock().expect("program map").get(&key) {
+            return Ok(p.clone());
+        }
+        let program = match self.cache.load(&key).and_then(|bin| self.from_binary(&bin).ok()) {
+            Some(p) => p,
+            None => {
+                let (p, _log) = self.build(name, source)?;
+                if let Ok(ocl::core::ProgramInfoResult::Binaries(bins)) =
+                    ocl::core::get_program_info(p.as_core(), ocl::core::ProgramInfo::Binaries)
+                {
+                    if let Some(bin) = bins.first().filter(|b| !b.is_empty()) {
+                        self.cache.store(&key, bin);
+                    }
+                }
+                p
+            }
+        };
+        self.built.lock().expect("program map").insert(key, program.clone());
+        Ok(program)
+    }
+
+    fn from_binary(&self, bin: &[u8]) -> Result<Program> {
+        let dev = self.device.ocl_device;
+        let core = ocl::core::create_program_with_binary(self.context.as_core(), &[*dev.as_core()], &[bin])?;
+        ocl::core::build_program(&core, Some(&[dev.as_core()]), &CString::new(BUILD_OPTIONS).expect("no NUL"), None, None)?;
+        Ok(Program::from(core))
     }
 
     /// Builds `source`; on failure the error holds the device's build log and

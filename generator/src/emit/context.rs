@@ -122,7 +122,8 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Conte
         })
         .collect();
     used.extend(prog.output_shifts.iter().copied().filter(|&s| s != 0));
-    if prog.stages.iter().any(|s| s.radix() == 4) {
+    let has_dft4 = prog.stages.iter().any(|s| s.radix() == 4);
+    if has_dft4 {
         used.insert(w4);
     }
     let mut c = Context::new();
@@ -132,6 +133,7 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Conte
     c.insert("formula", &prog.formula.to_string());
     c.insert("desc", &prog.descriptor());
     c.insert("w4", &w4);
+    c.insert("has_dft4", &has_dft4);
     c.insert("max_bf", &stages.iter().map(|s| s.butterflies.len()).max().unwrap_or(1));
     c.insert("max_radix", &stages.iter().map(|s| s.radix).max().unwrap_or(2));
     c.insert("stages", &stages);

@@ -150,44 +150,59 @@ pub fn field_header(prime: &Prime) -> Result<String, EmitError> {
     render("field.cl.tera", &context::field(prime))
 }
 
+/// Variants emitted for a prime: "private" for k ≤ 16, "workgroup" always.
+pub fn variants_for(prime: &Prime) -> Vec<Variant> {
+    if prime.k() <= PRIVATE_MAX_K {
+        vec![Variant::Private, Variant::Workgroup]
+    } else {
+        vec![Variant::Workgroup]
+    }
+}
+
+/// One self-contained base-case kernel file for `program` (DFT_n, n | 2k).
+pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &str) -> Result<(EmittedFile, KernelEntry), EmitError> {
+    let name = dft_name(program, variant);
+    let (tpl, gws, lws) = match variant {
+        Variant::Private => ("dft_private.cl.tera", "count".to_string(), "any".to_string()),
+        Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".into(), format!("WG (any; {} uses all)", (program.size / 2).max(1))),
+    };
+    let src = render(tpl, &context::dft(prime, program, &name, variant))?;
+    let file = EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") };
+    let entry = KernelEntry {
+        name,
+        file: file.name.clone(),
+        formula: format!("I_B ⊗ ({}) ⊗ I_J", program.formula),
+        args: ["X: in, digit-major", "Y: out, digit-major", "plane: ulong, digit plane stride", "J: ulong, inner stride", "count: ulong, number of DFTs = B*J"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        global_work_size: gws,
+        local_work_size: lws,
+        variant: Some(variant),
+        descriptor: Some(program.descriptor()),
+    };
+    Ok((file, entry))
+}
+
+/// The base-case kernel file of DFT_n (n | 2k) for a variant, self-contained.
+pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant) -> Result<EmittedFile, EmitError> {
+    check_supported(prime)?;
+    let program = Program::unroll_size(prime.k(), n, radix).map_err(EmitError::Unsupported)?;
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime)?)?.0)
+}
+
 /// Emits every kernel for a prime and radix.
 pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll(prime.k(), radix).map_err(EmitError::Unsupported)?;
     let header = field_header(prime)?;
-    let desc = program.descriptor();
     let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
-    let dft_args = vec![
-        "X: in, digit-major".to_string(),
-        "Y: out, digit-major".into(),
-        "plane: ulong, digit plane stride".into(),
-        "J: uint, inner stride".into(),
-        "count: uint, number of DFT_K = B*J".into(),
-    ];
-    let mut variants = vec![Variant::Workgroup];
-    if prime.k() <= PRIVATE_MAX_K {
-        variants.insert(0, Variant::Private);
-    }
-    for variant in variants {
-        let name = dft_name(&program, variant);
-        let (tpl, gws, lws) = match variant {
-            Variant::Private => ("dft_private.cl.tera", "count".to_string(), "any".to_string()),
-            Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".into(), format!("WG (any; {} uses all)", program.size / 2)),
-        };
-        let src = render(tpl, &context::dft(prime, &program, &name, variant))?;
-        files.push(EmittedFile { name: format!("{name}.cl"), source: with_header(src) });
-        kernels.push(KernelEntry {
-            name: name.clone(),
-            file: format!("{name}.cl"),
-            formula: format!("I_B ⊗ ({}) ⊗ I_J", program.formula),
-            args: dft_args.clone(),
-            global_work_size: gws,
-            local_work_size: lws,
-            variant: Some(variant),
-            descriptor: Some(desc.clone()),
-        });
+    for variant in variants_for(prime) {
+        let (file, entry) = dft_kernel(prime, &program, variant, &header)?;
+        files.push(file);
+        kernels.push(entry);
     }
     let size = program.size;
     let mut ctx = tera::Context::new();
@@ -197,13 +212,13 @@ pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
     for (file, tpl, kernel_names) in [
         ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
         ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by"]),
+        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"]),
     ] {
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
         files.push(EmittedFile { name: file.into(), source: src });
         for kn in kernel_names {
-            kernels.push(aux_entry(kn, file, size));
+            kernels.push(aux_entry(kn, file));
         }
     }
     let manifest = Manifest {
@@ -218,11 +233,11 @@ pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
     Ok(KernelSet { program, files, manifest })
 }
 
-fn aux_entry(name: &str, file: &str, size: usize) -> KernelEntry {
+fn aux_entry(name: &str, file: &str) -> KernelEntry {
     let (formula, args, gws, lws): (String, &[&str], &str, String) = match name {
         "twiddle" => (
-            format!("I_B ⊗ D_{{{size},J}}"),
-            &["X: inout", "plane: ulong", "W: table w^t, t < T", "log_t: uint (T = 2^log_t, w^T = r)", "J: uint", "step: ulong (omega_KJ = w^step)", "count: ulong (elements)"],
+            "I_B ⊗ D_{m,J}".to_string(),
+            &["X: inout", "plane: ulong", "W: table w^t, t < T", "log_t: uint (T = 2^log_t, w^T = r)", "m: uint (m | K)", "J: uint", "step: ulong (omega_mJ = w^step)", "count: ulong (elements)"],
             "count",
             "any".into(),
         ),
@@ -234,6 +249,12 @@ fn aux_entry(name: &str, file: &str, size: usize) -> KernelEntry {
         ),
         "scale" => ("X ← c·X".into(), &["X: inout", "C: constant element", "plane: ulong", "n: ulong"], "n", "any".into()),
         "shift_by" => ("X ← r^s·X".into(), &["X: inout", "s: uint", "plane: ulong", "n: ulong"], "n", "any".into()),
+        "reverse_scale" => (
+            "Y_{v,j} ← c·X_{v,−j mod n}".into(),
+            &["X: in", "Y: out", "C: constant element", "plane: ulong", "n: ulong (vector length)", "total: ulong"],
+            "total",
+            "any".into(),
+        ),
         _ => (
             format!("Z ← X {} Y", if name.ends_with("mul") { "·" } else if name.ends_with("add") { "+" } else { "−" }),
             &["X: in", "Y: in", "Z: out", "plane: ulong", "n: ulong"],
