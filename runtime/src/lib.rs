@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod device;
 pub mod fft;
+pub mod io;
 pub mod kernels;
 pub mod layout;
 pub mod session;

@@ -9,6 +9,8 @@ use srgfn_gen::inspect::{butterfly_svg, stage_table};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::unroll::Program;
 
+use srgfn::io::write_atomic;
+
 use super::primes::parse_prime;
 
 #[derive(Args, Debug)]
@@ -48,18 +50,6 @@ pub struct DevicesArgs {
 
 pub fn parse_radix(r: u32) -> Result<Radix> {
     Radix::from_number(r).map_err(anyhow::Error::msg)
-}
-
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
-pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("cannot write {}: {e}", path.display())
-    })
 }
 
 pub fn emit(args: EmitArgs) -> Result<()> {

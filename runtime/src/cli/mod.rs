@@ -2,6 +2,7 @@
 
 mod kernels;
 mod primes;
+mod transform;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -30,6 +31,14 @@ pub enum Command {
     Inspect(kernels::InspectArgs),
     /// List every OpenCL platform and device.
     Devices(kernels::DevicesArgs),
+    /// Print the kernel launches of a transform of size N.
+    Plan(transform::PlanArgs),
+    /// Forward or inverse FFT of the elements of a file (or random ones).
+    Fft(transform::FftArgs),
+    /// Product of two polynomials mod p (coefficient files, lowest degree first).
+    Polymul(transform::PolymulArgs),
+    /// Write uniform random elements below p (reproducible by --seed).
+    Random(transform::RandomArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -40,5 +49,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Emit(args) => kernels::emit(args),
         Command::Inspect(args) => kernels::inspect(args),
         Command::Devices(args) => kernels::devices(args),
+        Command::Plan(args) => transform::plan(args),
+        Command::Fft(args) => transform::fft(args),
+        Command::Polymul(args) => transform::polymul(args),
+        Command::Random(args) => transform::random(args),
     }
 }

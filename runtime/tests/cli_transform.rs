@@ -1,0 +1,156 @@
+//! `srgfn fft`, `srgfn polymul`, `srgfn plan` on the default device, with real files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use num_bigint::BigUint;
+use srgfn_gen::reference::{naive_dft, schoolbook_mul};
+use srgfn_gen::Prime;
+
+const P: &str = "(2^63+2^34)^8+1";
+
+fn srgfn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).env("SRGFN_CACHE_DIR", cache_dir()).output().expect("run srgfn")
+}
+
+fn cache_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("srgfn-cli-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    d
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("srgfn-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn values(path: &Path) -> Vec<BigUint> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| l.parse().unwrap()).collect()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn fft_of_a_text_file_matches_the_naive_dft() {
+    let prime = Prime::parse(P).unwrap();
+    let x: Vec<BigUint> = (0..32u64).map(|i| BigUint::from(i * i * 977 + 3) * BigUint::from(u64::MAX)).collect();
+    let mut text = String::from("# a comment line\n\n");
+    for (i, v) in x.iter().enumerate() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{v}   # trailing comment\n"));
+        } else {
+            text.push_str(&format!("0x{}\n", v.to_str_radix(16)));
+        }
+    }
+    let input = tmp("x.txt");
+    std::fs::write(&input, text).unwrap();
+    let out = tmp("X.txt");
+    let o = srgfn(&["fft", "--prime", P, "--input", input.to_str().unwrap(), "--output", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("N = 2^5"), "summary line: {}", stderr(&o));
+    assert_eq!(values(&out), naive_dft(&prime, &x).unwrap());
+    let back = tmp("x2.txt");
+    let o = srgfn(&["fft", "--prime", P, "--input", out.to_str().unwrap(), "--inverse", "--output", back.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(values(&back), x);
+}
+
+#[test]
+fn binary_format_round_trips() {
+    let bin = tmp("r.bin");
+    let o = srgfn(&["random", "--prime", P, "--count", "64", "--seed", "9", "--format", "bin", "--output", bin.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 64 * 8 * 8);
+    let f1 = tmp("f.bin");
+    let f2 = tmp("g.bin");
+    assert!(srgfn(&["fft", "--prime", P, "--input", bin.to_str().unwrap(), "--format", "bin", "--output", f1.to_str().unwrap()]).status.success());
+    assert!(srgfn(&["fft", "--prime", P, "--input", f1.to_str().unwrap(), "--format", "bin", "--inverse", "--output", f2.to_str().unwrap()]).status.success());
+    assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&f2).unwrap());
+}
+
+#[test]
+fn polymul_matches_schoolbook_for_any_lengths() {
+    let prime = Prime::parse(P).unwrap();
+    for (la, lb) in [(1usize, 1usize), (3, 1), (7, 12), (33, 31)] {
+        let a = tmp(&format!("a{la}.txt"));
+        let b = tmp(&format!("b{lb}.txt"));
+        srgfn(&["random", "--prime", P, "--count", &la.to_string(), "--seed", "1", "--output", a.to_str().unwrap()]);
+        srgfn(&["random", "--prime", P, "--count", &lb.to_string(), "--seed", "2", "--output", b.to_str().unwrap()]);
+        let o = srgfn(&["polymul", "--prime", P, a.to_str().unwrap(), b.to_str().unwrap(), "--verify"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let got: Vec<BigUint> = String::from_utf8_lossy(&o.stdout).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(got, schoolbook_mul(&prime, &values(&a), &values(&b)), "{la}×{lb}");
+    }
+}
+
+#[test]
+fn bad_files_and_sizes_are_clear_errors() {
+    let write = |name: &str, text: &str| {
+        let p = tmp(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let p_value = Prime::parse(P).unwrap().modulus().to_string();
+    let cases = vec![
+        (vec!["fft".to_string(), "--input".into(), write("bad1.txt", "1\n2\nabc\n4\n")], "bad1.txt:3".to_string()),
+        (vec!["fft".into(), "--input".into(), write("bad2.txt", &format!("1\n{p_value}\n"))], "bad2.txt:2: value".into()),
+        (vec!["fft".into(), "--input".into(), write("bad3.txt", "# nothing\n\n")], "no elements".into()),
+        (vec!["fft".into(), "--input".into(), write("bad4.txt", "1\n2\n3\n")], "power of two".into()),
+        (vec!["fft".into(), "--input".into(), write("bad5.bin", "1234567")], "whole number".into()),
+        (vec!["fft".into(), "--input".into(), "/nonexistent/x.txt".into()], "cannot open".into()),
+        (vec!["fft".into(), "--random".into(), "2^300".into()], "out of range".into()),
+        (vec!["plan".into(), "--n".into(), "1000".into()], "not a power of two".into()),
+    ];
+    for (mut args, needle) in cases {
+        args.extend(["--prime".to_string(), P.to_string()]);
+        if args[2].ends_with(".bin") {
+            args.extend(["--format".to_string(), "bin".to_string()]);
+        }
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = srgfn(&a);
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.contains(&needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // a failed run leaves no output file behind
+    let out = tmp("never.txt");
+    let o = srgfn(&["fft", "--prime", P, "--input", &write("bad6.txt", "1\nxyz\n"), "--output", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(!out.exists());
+}
+
+#[test]
+fn plan_prints_the_launches() {
+    let o = srgfn(&["plan", "--prime", P, "--n", "2^20", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["radices"], serde_json::json!([16, 16, 16, 16, 16]));
+    let kinds: Vec<&str> = v["steps"].as_array().unwrap().iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "dft").count(), 5);
+    assert_eq!(kinds.iter().filter(|k| **k == "twiddle").count(), 4);
+}
+
+#[test]
+fn no_opencl_platform_says_how_to_install_pocl() {
+    let empty = tmp("no-icd");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_srgfn"))
+        .args(["fft", "--prime", P, "--random", "16"])
+        .env("OCL_ICD_VENDORS", &empty)
+        .env("SRGFN_CACHE_DIR", cache_dir())
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("pocl-opencl-icd"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

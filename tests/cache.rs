@@ -1,0 +1,57 @@
+//! The on-disk program cache: reuse, corrupt entries rebuilt, unsafe folders refused.
+
+use srgfn::cache::ProgramCache;
+use srgfn::{select_device, Session};
+
+fn private_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("srgfn-cache-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+const SRC: &str = "__kernel void add_one(__global ulong *x) { x[get_global_id(0)] += 1; }";
+
+fn run(s: &Session) -> Vec<u64> {
+    let p = s.program("add_one", SRC).unwrap();
+    let b = ocl::Buffer::<u64>::builder().queue(s.queue.clone()).len(4).copy_host_slice(&[1, 2, 3, 4]).build().unwrap();
+    let k = ocl::Kernel::builder().program(&p).name("add_one").queue(s.queue.clone()).global_work_size(4).arg(&b).build().unwrap();
+    unsafe { k.enq().unwrap() };
+    let mut v = vec![0u64; 4];
+    b.read(&mut v).enq().unwrap();
+    v
+}
+
+#[test]
+fn cached_binaries_are_reused_and_corrupt_ones_rebuilt() {
+    let dir = private_dir("reuse");
+    let dev = select_device(None).unwrap();
+    let s1 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap()).unwrap();
+    assert_eq!(run(&s1), [2, 3, 4, 5]);
+    let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(entries.len(), 1, "one binary stored");
+    // a fresh session loads it from disk
+    let s2 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap()).unwrap();
+    assert_eq!(run(&s2), [2, 3, 4, 5]);
+    // corrupt the entry: it is detected, removed, and the program rebuilt from source
+    let mut data = std::fs::read(&entries[0]).unwrap();
+    let last = data.len() - 1;
+    data[last] ^= 0xff;
+    std::fs::write(&entries[0], &data).unwrap();
+    let key = entries[0].file_stem().unwrap().to_str().unwrap().to_string();
+    assert!(ProgramCache::at(&dir).unwrap().load(&key).is_none(), "a corrupt entry is not trusted");
+    let s3 = Session::on(dev, ProgramCache::at(&dir).unwrap()).unwrap();
+    assert_eq!(run(&s3), [2, 3, 4, 5]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_writable_by_others_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = private_dir("unsafe");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let err = ProgramCache::at(&dir).unwrap_err().to_string();
+    assert!(err.contains("writable by group or others"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
