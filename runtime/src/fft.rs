@@ -1,6 +1,6 @@
 //! FFTs, inverse FFTs and polynomial products on an OpenCL device.
 //!
-//! ```no_run
+//! ```
 //! use num_bigint::BigUint;
 //! use srgfn::{Fft, Session};
 //! use srgfn_gen::Prime;
@@ -154,6 +154,7 @@ impl Plan {
         let k = prime.k();
         let total = shape.n * batch;
         let kernels = fft.kernels.clone();
+        kernels.prepare(fft.variant, &shape.radices)?;
         let scratch = kernels.alloc(total * k)?;
         let table = if shape.table_len > 0 { Some(kernels.upload(&twiddle_table(&fft.field, &shape)?)?) } else { None };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;

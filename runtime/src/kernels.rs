@@ -99,6 +99,19 @@ impl FieldKernels {
         self.session.program(&self.program_name(file), &source)
     }
 
+    /// Compiles (or loads) every program a list of launches needs, so that
+    /// later launches do not pay for compilation.
+    pub fn prepare(&self, variant: Variant, dft_sizes: &[usize]) -> Result<()> {
+        for &n in dft_sizes {
+            let (file, _) = self.dft_file(variant, n)?;
+            self.program(&file)?;
+        }
+        for file in ["twiddle.cl", "transpose.cl", "pointwise.cl"] {
+            self.program(file)?;
+        }
+        Ok(())
+    }
+
     /// File name of the DFT_n kernel of a variant, emitting it if n < K.
     fn dft_file(&self, variant: Variant, n: usize) -> Result<(String, String)> {
         if n == self.base_size() {

@@ -1,5 +1,8 @@
 //! srgfn runtime: OpenCL devices, program builds, and the generated kernels run
 //! on digit-major device buffers.
+//!
+//! The guide below (`docs/usage.md`) is part of these docs, so its examples run as tests.
+#![doc = include_str!("../../docs/usage.md")]
 
 pub mod cache;
 pub mod device;
