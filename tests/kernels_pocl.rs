@@ -8,6 +8,7 @@ use srgfn::kernels::FieldKernels;
 use srgfn::layout::{from_digit_major, to_digit_major};
 use srgfn::Session;
 use srgfn_gen::emit::Variant;
+use srgfn_gen::plan::Pass;
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::spl::Spl;
@@ -88,30 +89,55 @@ fn check_field_ops(fk: &FieldKernels, prime: &Prime) {
     }
 }
 
-/// I_B ⊗ DFT_K ⊗ I_J against the naive DFT_K (root r) of each strided group.
-fn check_dft(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
+/// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
+/// on `vecs` vectors, against the host maps of `Pass` with BigUint arithmetic.
+fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize, vecs: usize) {
     let f = Field::new(prime);
     let (k, kk) = (prime.k(), prime.base_size());
-    let n = b * kk * j;
-    let x = inputs(&f, n, (kk * 31 + b * 7 + j) as u64);
-    let r = BigUint::from(prime.r());
-    let mut want = x.clone();
-    for blk in 0..b {
-        for o in 0..j {
-            let idx: Vec<usize> = (0..kk).map(|i| blk * kk * j + o + i * j).collect();
-            let v: Vec<BigUint> = idx.iter().map(|&e| f.to_biguint(&x[e]).unwrap()).collect();
-            for (&e, y) in idx.iter().zip(naive_dft_with_root(prime, &v, &r)) {
-                want[e] = f.from_biguint(&y).unwrap();
+    let pm = prime.modulus();
+    let total = n * vecs;
+    let x = inputs(&f, total, (radix * 31 + n * 7 + p) as u64);
+    let pass = Pass { radix, p };
+    let log_n = n.trailing_zeros();
+    let w = prime.root_of_unity(log_n).unwrap();
+    let w_r = BigUint::from(prime.r()).modpow(&BigUint::from((kk / radix) as u64), pm);
+    let mut want = vec![Vec::new(); total];
+    for v in 0..vecs {
+        for i in 0..n / radix {
+            let ins: Vec<BigUint> = (0..radix)
+                .map(|t| {
+                    let e = BigUint::from(pass.twiddle_exponent(n, i, t) as u64);
+                    f.to_biguint(&x[v * n + pass.input(n, i, t)]).unwrap() * w.modpow(&e, pm) % pm
+                })
+                .collect();
+            for (t, y) in naive_dft_with_root(prime, &ins, &w_r).into_iter().enumerate() {
+                want[v * n + pass.output(i, t)] = f.from_biguint(&y).unwrap();
             }
         }
     }
+    // the table of ω_n: W[t] = ω_n^t, t < n/K
+    let t_len = (n / kk).max(1);
+    let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), pm)).unwrap()).collect();
+    let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
+    let tw_shift = (n / (radix * p)).trailing_zeros();
     for variant in fk.variants() {
         let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
-        let by = fk.alloc(n * k).unwrap();
-        fk.dft(variant, kk, &bx, &by, n as u64, j as u64, (b * j) as u64).unwrap();
+        let by = fk.alloc(total * k).unwrap();
+        fk.pass(variant, radix, &bx, &by, &bw, total as u64, n as u64, p as u64, t_len.trailing_zeros(), tw_shift, (total / radix) as u64)
+            .unwrap();
         let got = from_digit_major(&fk.download(&by).unwrap(), k);
-        assert!(got == want, "{prime} {variant:?} radix {} B={b} J={j}", fk.set.program.radix.number());
+        assert!(got == want, "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p}", fk.set.program.radix.number());
     }
+}
+
+/// The pass shapes a plan uses: I_B ⊗ DFT_K (n = K), first and later passes
+/// of a longer transform, and a smaller last radix.
+fn check_dft(fk: &FieldKernels, prime: &Prime) {
+    let kk = prime.base_size();
+    check_pass(fk, prime, kk, kk, 1, 3);
+    check_pass(fk, prime, kk, kk * 4, 1, 2);
+    check_pass(fk, prime, kk, kk * 4, 4, 1);
+    check_pass(fk, prime, 4.min(kk), kk * 4, kk, 2);
 }
 
 /// D_{K,J} on B blocks, with the table of ω_M (M = K·J·2, so step = 2).
@@ -184,8 +210,7 @@ fn kernels_for_primes_up_to_k32_match_the_host() {
                 check_twiddle(&fk, prime, 2, 3);
                 check_transpose(&fk, prime);
             }
-            check_dft(&fk, prime, 3, 1);
-            check_dft(&fk, prime, 2, 5);
+            check_dft(&fk, prime);
         }
     }
 }
@@ -199,7 +224,8 @@ fn kernels_for_k64_and_k128_match_the_host() {
             if radix == Radix::R2 {
                 check_field_ops(&fk, prime);
             }
-            check_dft(&fk, prime, 1, 2);
+            check_pass(&fk, prime, prime.base_size(), prime.base_size(), 1, 1);
+            check_pass(&fk, prime, 2, 2 * prime.base_size(), prime.base_size(), 1);
             assert_eq!(fk.variants(), vec![Variant::Workgroup]);
         }
     }
@@ -218,7 +244,7 @@ fn a_searched_prime_with_three_terms_works_too() {
     for radix in [Radix::R2, Radix::R4] {
         let fk = build(&s, &prime, radix);
         check_field_ops(&fk, &prime);
-        check_dft(&fk, &prime, 2, 3);
+        check_dft(&fk, &prime);
         let prog = Program::unroll(prime.k(), radix).unwrap();
         assert_eq!(prog.size, 8);
     }

@@ -1,30 +1,48 @@
-//! Transform plans for any N = 2^m: a list of kernel launches, pure data.
+//! Transform plans for any N = 2^m: Stockham autosort passes, pure data.
 //!
-//! N = m_0 · m_1 ⋯ m_{L−1} with m_ℓ = K = 2k except possibly a last m < K
-//! (sizes that are not powers of K).  With S_ℓ = m_ℓ ⋯ m_{L−1} and
-//! J_ℓ = S_ℓ / m_ℓ, each level uses the transposed Cooley–Tukey rule
-//!   DFT_S = L^S_J (I_m ⊗ DFT_J) D_{m,J} (DFT_m ⊗ I_J),
-//! so the compute passes are I_{B_ℓ} ⊗ DFT_{m_ℓ} ⊗ I_{J_ℓ} (strided, coalesced,
-//! no transpose) followed by the twiddles I_{B_ℓ} ⊗ D_{m_ℓ,J_ℓ}, and the
-//! stride permutations I_{B_ℓ} ⊗ L^{S_ℓ}_{J_ℓ} are applied at the end,
-//! innermost first, to return the output in natural order.
-//! Twiddles use one table: W[t] = ω_N^t for t < N/K, with ω_N^{N/K} = r.
+//! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly a last R < K (sizes that
+//! are not powers of K).  Each pass is one launch of a generated DFT_R kernel
+//! that applies its twiddles on load (ω_n^e = r^q · W[t], a shift and one
+//! general product) and stores in autosort order, so the output comes out in
+//! natural order with no transpose and no separate twiddle pass.  Twiddles use
+//! one table: W[t] = ω_N^t for t < N/K, with ω_N^{N/K} = r.
 
 use serde::Serialize;
 
+use num_bigint::BigUint;
+
 use crate::error::SizeError;
 use crate::prime::Prime;
-use crate::spl::Spl;
+use crate::reference::naive_dft_with_root;
+use crate::spl::root;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Step {
-    /// I_blocks ⊗ DFT_m ⊗ I_j (blocks counts every vector of the batch).
-    Dft { m: usize, blocks: usize, j: usize },
-    /// I_blocks ⊗ D_{m,j} with ω_{mj} = ω_N^{step}.
-    Twiddle { m: usize, blocks: usize, j: usize, step: u64 },
-    /// I_blocks ⊗ L^{m·j}_j on every digit plane (a transpose of m × j).
-    Permute { m: usize, blocks: usize, j: usize },
+/// One Stockham autosort pass of radix R over vectors of length n, after
+/// sub-transforms of length p are done (p = R_0 ⋯ R_{ℓ−1}).  Work-item i < n/R
+/// of a vector, with κ = i mod p, reads x[i + t·n/R] (t < R), multiplies
+/// input t by ω_{R·p}^{t·κ} = ω_n^{(n/(R·p))·t·κ}, runs DFT_R (root
+/// ω_R = r^{K/R}) and writes output t to y[(i − κ)·R + κ + t·p].  After the
+/// passes with p = 1, R_0, R_0R_1, … the output is in natural order: one read
+/// and one write of the data per pass, twiddles fused, no transposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Pass {
+    pub radix: usize,
+    pub p: usize,
+}
+
+impl Pass {
+    /// Input index of slot t for work-item i (within one vector of length n).
+    pub fn input(&self, n: usize, i: usize, t: usize) -> usize {
+        i + t * (n / self.radix)
+    }
+    /// Output index of DFT output t for work-item i.
+    pub fn output(&self, i: usize, t: usize) -> usize {
+        let kappa = i % self.p;
+        (i - kappa) * self.radix + kappa + t * self.p
+    }
+    /// Exponent e of ω_n in the twiddle of input t for work-item i.
+    pub fn twiddle_exponent(&self, n: usize, i: usize, t: usize) -> usize {
+        (n / (self.radix * self.p)) * t * (i % self.p)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -34,15 +52,15 @@ pub struct PlanShape {
     pub n: usize,
     pub batch: usize,
     pub k: usize,
-    /// m_0, m_1, …: the radix of each level.
-    pub radices: Vec<usize>,
-    pub steps: Vec<Step>,
-    /// Elements in the twiddle table (N/K, or 0 when N ≤ K).
+    /// The passes, in execution order.
+    pub passes: Vec<Pass>,
+    /// Elements in the twiddle table W[t] = ω_N^t, t < N/K (0 when N ≤ K).
     pub table_len: usize,
 }
 
 impl PlanShape {
-    /// The plan of a forward DFT of size 2^log_n on `batch` vectors.
+    /// The plan of a forward DFT of size 2^log_n on `batch` vectors:
+    /// passes of radix K = 2k, and one of radix N/K^e < K when N is not a power of K.
     pub fn new(prime: &Prime, log_n: u32, batch: usize) -> Result<PlanShape, SizeError> {
         prime.check_log_size(log_n)?;
         if log_n >= usize::BITS - 1 {
@@ -59,22 +77,18 @@ impl PlanShape {
         if rest > 1 {
             radices.push(rest);
         }
-        let mut steps = Vec::new();
-        let mut perms = Vec::new();
-        let mut s = n;
-        for &m in &radices {
-            let j = s / m;
-            let blocks = (n / s) * batch;
-            steps.push(Step::Dft { m, blocks, j });
-            if j > 1 {
-                steps.push(Step::Twiddle { m, blocks, j, step: (n / s) as u64 });
-                perms.push(Step::Permute { m, blocks, j });
-            }
-            s = j;
+        let mut passes = Vec::new();
+        let mut p = 1;
+        for radix in radices {
+            passes.push(Pass { radix, p });
+            p *= radix;
         }
-        steps.extend(perms.into_iter().rev());
         let table_len = if n > kk { n / kk } else { 0 };
-        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), radices, steps, table_len })
+        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len })
+    }
+
+    pub fn radices(&self) -> Vec<usize> {
+        self.passes.iter().map(|p| p.radix).collect()
     }
 
     /// Device bytes the plan needs: data, one scratch buffer of the same size,
@@ -84,35 +98,67 @@ impl PlanShape {
         words * 8
     }
 
-    /// The plan as a formula over one vector (for the SPIRAL check on small N).
-    pub fn to_spl(&self) -> Spl {
-        let mut factors = Vec::new();
-        for st in self.steps.iter().rev() {
-            let per_vec = |blocks: usize| blocks / self.batch;
-            factors.push(match *st {
-                Step::Dft { m, blocks, j } => Spl::i_tensor(per_vec(blocks), Spl::tensor_i(Spl::dft(m), j)),
-                Step::Twiddle { m, blocks, j, .. } => Spl::i_tensor(per_vec(blocks), Spl::twiddle(m, j)),
-                Step::Permute { m, blocks, j } => Spl::i_tensor(per_vec(blocks), Spl::stride_perm(m * j, j)),
-            });
+    /// Bytes one forward transform moves through device memory: each pass
+    /// reads and writes the data once and reads its twiddles.
+    pub fn bytes_moved(&self) -> u64 {
+        let data = (self.n * self.batch * self.k * 8) as u64;
+        let twiddled = self.passes.iter().filter(|p| p.p > 1).count() as u64;
+        2 * data * self.passes.len() as u64 + twiddled * data
+    }
+
+    /// Runs the plan on the host with BigUint arithmetic (a naive DFT_R per
+    /// work-item): the specification of the kernels' index and twiddle maps.
+    pub fn run_host(&self, prime: &Prime, x: &[BigUint]) -> Vec<BigUint> {
+        assert_eq!(x.len(), self.n);
+        let pm = prime.modulus();
+        let w = prime.root_of_unity(self.log_n).expect("size checked");
+        let mut cur = x.to_vec();
+        for pass in &self.passes {
+            let r = pass.radix;
+            let w_r = root(prime, r);
+            let mut next = vec![BigUint::default(); self.n];
+            for i in 0..self.n / r {
+                let ins: Vec<BigUint> = (0..r)
+                    .map(|t| {
+                        let e = pass.twiddle_exponent(self.n, i, t) as u64;
+                        &cur[pass.input(self.n, i, t)] * w.modpow(&BigUint::from(e), pm) % pm
+                    })
+                    .collect();
+                for (t, y) in naive_dft_with_root(prime, &ins, &w_r).into_iter().enumerate() {
+                    next[pass.output(i, t)] = y;
+                }
+            }
+            cur = next;
         }
-        Spl::compose(factors)
+        cur
     }
 
     /// One line per launch, for `srgfn plan`.
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "forward DFT of N = 2^{} = {} over {} (batch {}), levels {:?}, twiddle table {} elements\n",
-            self.log_n, self.n, self.prime, self.batch, self.radices, self.table_len
+            "forward DFT of N = 2^{} = {} over {} (batch {}): {} Stockham passes, twiddle table {} elements\n",
+            self.log_n,
+            self.n,
+            self.prime,
+            self.batch,
+            self.passes.len(),
+            self.table_len
         );
-        for (i, st) in self.steps.iter().enumerate() {
-            let line = match *st {
-                Step::Dft { m, blocks, j } => format!("dft      I_{blocks} ⊗ DFT_{m} ⊗ I_{j}   ({} transforms of size {m})", blocks * j),
-                Step::Twiddle { m, blocks, j, step } => format!("twiddle  I_{blocks} ⊗ D_{{{m},{j}}}   (ω_{{{}}} = ω_N^{step})", m * j),
-                Step::Permute { m, blocks, j } => format!("permute  I_{blocks} ⊗ L^{}_{j}   (transpose {m} × {j} on each digit plane)", m * j),
-            };
-            s.push_str(&format!("{:>3}. {line}\n", i + 1));
+        for (i, pass) in self.passes.iter().enumerate() {
+            let (r, p) = (pass.radix, pass.p);
+            let t = self.n / r;
+            s.push_str(&format!(
+                "{:>3}. pass radix {r}, p = {p}: {} × DFT_{r}; item i reads x[i + {t}·t]{}, writes y[(i − i mod {p})·{r} + i mod {p} + {p}·t]\n",
+                i + 1,
+                t * self.batch,
+                if p > 1 { format!(" × ω_{}^{{t·(i mod {p})}}", r * p) } else { String::new() },
+            ));
         }
-        s.push_str(&format!("device memory: {:.1} MiB (data, one scratch buffer, table)\n", self.device_bytes() as f64 / (1 << 20) as f64));
+        s.push_str(&format!(
+            "device memory: {:.1} MiB (data, one scratch buffer, table); {:.1} MiB moved per transform\n",
+            self.device_bytes() as f64 / (1 << 20) as f64,
+            self.bytes_moved() as f64 / (1 << 20) as f64
+        ));
         s
     }
 }

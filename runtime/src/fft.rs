@@ -24,7 +24,7 @@ use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
 use srgfn_gen::emit::{self, Variant};
-use srgfn_gen::plan::{PlanShape, Step};
+use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
@@ -139,7 +139,8 @@ pub struct Plan {
     fft: Fft,
     shape: PlanShape,
     scratch: Buffer<u64>,
-    table: Option<Buffer<u64>>,
+    /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
+    table: Buffer<u64>,
     n_inv: Buffer<u64>,
 }
 
@@ -154,9 +155,9 @@ impl Plan {
         let k = prime.k();
         let total = shape.n * batch;
         let kernels = fft.kernels.clone();
-        kernels.prepare(fft.variant, &shape.radices)?;
+        kernels.prepare(fft.variant, &shape.radices())?;
         let scratch = kernels.alloc(total * k)?;
-        let table = if shape.table_len > 0 { Some(kernels.upload(&twiddle_table(&fft.field, &shape)?)?) } else { None };
+        let table = if shape.table_len > 0 { kernels.upload(&twiddle_table(&fft.field, &shape)?)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         Ok(Plan { fft, shape, scratch, table, n_inv })
     }
@@ -228,31 +229,16 @@ impl Plan {
         Ok(())
     }
 
-    /// Runs the plan's launches; the result is in `v` (buffers are swapped, not copied).
+    /// Runs the plan's passes; the result is in `v` (buffers are swapped, not copied).
     fn run(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.check_len(v.len)?;
         let kernels = self.fft.kernels.clone();
-        let (k, plane) = (self.fft.prime().k(), self.total() as u64);
-        let log_t = (self.shape.table_len.max(1)).trailing_zeros();
-        let mut in_v = true;
-        for step in &self.shape.steps {
-            let (src, dst) = if in_v { (&v.buf, &self.scratch) } else { (&self.scratch, &v.buf) };
-            match *step {
-                Step::Dft { m, blocks, j } => {
-                    kernels.dft(self.fft.variant, m, src, dst, plane, j as u64, (blocks * j) as u64)?;
-                    in_v = !in_v;
-                }
-                Step::Twiddle { m, j, step, .. } => {
-                    let table = self.table.as_ref().expect("twiddles imply a table");
-                    kernels.twiddle(src, plane, table, log_t, m as u32, j as u32, step, plane)?;
-                }
-                Step::Permute { m, blocks, j } => {
-                    kernels.transpose(src, dst, m as u32, j as u32, (blocks * k) as u32)?;
-                    in_v = !in_v;
-                }
-            }
-        }
-        if !in_v {
+        let (n, total) = (self.shape.n as u64, self.total() as u64);
+        let log_t = self.shape.table_len.max(1).trailing_zeros();
+        for pass in &self.shape.passes {
+            let r = pass.radix as u64;
+            let tw_shift = (n / (r * pass.p as u64)).trailing_zeros();
+            kernels.pass(self.fft.variant, pass.radix, &v.buf, &self.scratch, &self.table, total, n, pass.p as u64, log_t, tw_shift, total / r)?;
             std::mem::swap(&mut v.buf, &mut self.scratch);
         }
         Ok(())

@@ -125,19 +125,35 @@ impl FieldKernels {
         Ok((file, name))
     }
 
-    /// I_B ⊗ DFT_n ⊗ I_J (n | K) on `count` = B·J transforms: X → Y.  The
-    /// workgroup variant overwrites X and needs Y ≠ X; the private one may run in place.
+    /// One Stockham pass of radix `radix` (| K) over vectors of length n after
+    /// sub-transforms of length p (see `srgfn_gen::plan::Pass`): X → Y, Y ≠ X;
+    /// `count` = total elements / radix.  W is the twiddle table of ω_n
+    /// (2^log_t entries); tw_shift = log2(n / (radix·p)).  The workgroup
+    /// variant overwrites X.
     #[allow(clippy::too_many_arguments)]
-    pub fn dft(&self, variant: Variant, n: usize, x: &Buffer<u64>, y: &Buffer<u64>, plane: u64, j: u64, count: u64) -> Result<()> {
-        let (file, name) = self.dft_file(variant, n)?;
+    pub fn pass(
+        &self,
+        variant: Variant,
+        radix: usize,
+        x: &Buffer<u64>,
+        y: &Buffer<u64>,
+        w: &Buffer<u64>,
+        plane: u64,
+        n: u64,
+        p: u64,
+        log_t: u32,
+        tw_shift: u32,
+        count: u64,
+    ) -> Result<()> {
+        let (file, name) = self.dft_file(variant, radix)?;
         let (gws, lws) = match variant {
             Variant::Private => (round_up(count as usize, WG), WG),
             Variant::Workgroup => {
-                let wg = (n / 2).min(self.session.device.max_work_group_size).max(1);
+                let wg = (radix / 2).min(self.session.device.max_work_group_size).max(1);
                 (count as usize * wg, wg)
             }
         };
-        launch!(self, &file, &name, gws, Some(lws), [x, y, plane, j, count])
+        launch!(self, &file, &name, gws, Some(lws), [x, y, w, plane, n, p, log_t, tw_shift, count])
     }
 
     /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},

@@ -133,10 +133,14 @@ fn plan_prints_the_launches() {
     let o = srgfn(&["plan", "--prime", P, "--n", "2^20", "--json"]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["radices"], serde_json::json!([16, 16, 16, 16, 16]));
-    let kinds: Vec<&str> = v["steps"].as_array().unwrap().iter().map(|s| s["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "dft").count(), 5);
-    assert_eq!(kinds.iter().filter(|k| **k == "twiddle").count(), 4);
+    let passes = v["passes"].as_array().unwrap();
+    let radices: Vec<u64> = passes.iter().map(|p| p["radix"].as_u64().unwrap()).collect();
+    let ps: Vec<u64> = passes.iter().map(|p| p["p"].as_u64().unwrap()).collect();
+    assert_eq!(radices, [16, 16, 16, 16, 16]);
+    assert_eq!(ps, [1, 16, 256, 4096, 65536]);
+    let o = srgfn(&["plan", "--prime", P, "--n", "2^9"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("3 Stockham passes") && text.contains("pass radix 2, p = 256"), "{text}");
 }
 
 #[test]
