@@ -30,9 +30,18 @@ macro_rules! launch {
         }
         $( b.arg($arg); )*
         let k = b.build().with_context(|| format!("cannot set up kernel {}", $name))?;
+        let mut recording = $self.events.lock().expect("event list");
         // SAFETY: every argument is set above with the type the kernel declares,
         // and the buffers outlive the enqueue (the queue is in order).
-        unsafe { k.enq() }.with_context(|| format!("cannot enqueue {}", $name))
+        match recording.as_mut() {
+            Some(events) => {
+                let mut ev = ocl::Event::empty();
+                unsafe { k.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue {}", $name))?;
+                events.push(ev);
+                Ok(())
+            }
+            None => unsafe { k.enq() }.with_context(|| format!("cannot enqueue {}", $name)),
+        }
     }};
 }
 
@@ -45,13 +54,15 @@ pub struct FieldKernels {
     pub set: KernelSet,
     /// Base-case files of sizes n < K, emitted on demand.
     small: Mutex<BTreeMap<String, EmittedFile>>,
+    /// When Some, every launch records its profiling event here (benchmarks).
+    events: Mutex<Option<Vec<ocl::Event>>>,
 }
 
 impl FieldKernels {
     /// Emits the kernels for `prime` and `radix` (nothing is compiled yet).
     pub fn new(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
         let set = emit::emit(prime, radix)?;
-        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default() })
+        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default(), events: Mutex::default() })
     }
 
     /// Emits and compiles every file of the set; returns the build logs by file.
@@ -99,6 +110,27 @@ impl FieldKernels {
         self.session.program(&self.program_name(file), &source)
     }
 
+    /// Starts recording the profiling events of every launch.
+    pub fn start_recording(&self) {
+        *self.events.lock().expect("event list") = Some(Vec::new());
+    }
+
+    /// Stops recording; waits for the events and returns (first start → last
+    /// end, sum of kernel times) in nanoseconds.
+    pub fn stop_recording(&self) -> Result<(u64, u64)> {
+        let events = self.events.lock().expect("event list").take().unwrap_or_default();
+        let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
+        for ev in &events {
+            ev.wait_for()?;
+            let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
+            let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+            first = first.min(start);
+            last = last.max(end);
+            busy += end.saturating_sub(start);
+        }
+        Ok((last.saturating_sub(first.min(last)), busy))
+    }
+
     /// Compiles (or loads) every program a list of launches needs, so that
     /// later launches do not pay for compilation.
     pub fn prepare(&self, variant: Variant, dft_sizes: &[usize]) -> Result<()> {
@@ -106,7 +138,7 @@ impl FieldKernels {
             let (file, _) = self.dft_file(variant, n)?;
             self.program(&file)?;
         }
-        for file in ["twiddle.cl", "transpose.cl", "pointwise.cl"] {
+        for file in ["transpose.cl", "pointwise.cl"] {
             self.program(file)?;
         }
         Ok(())
@@ -154,6 +186,13 @@ impl FieldKernels {
             }
         };
         launch!(self, &file, &name, gws, Some(lws), [x, y, w, plane, n, p, log_t, tw_shift, count])
+    }
+
+    /// Baseline "no trick": one radix-2 Stockham pass, every twiddle a general
+    /// product by W[e] = ω_n^e (e < n/2).
+    #[allow(clippy::too_many_arguments)]
+    pub fn radix2_general(&self, x: &Buffer<u64>, y: &Buffer<u64>, w: &Buffer<u64>, plane: u64, n: u64, p: u64, count: u64) -> Result<()> {
+        launch!(self, "baseline.cl", "radix2_general", round_up(count as usize, WG), Some(WG), [x, y, w, plane, n, p, count])
     }
 
     /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},

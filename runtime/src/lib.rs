@@ -4,6 +4,7 @@
 //! The guide below (`docs/usage.md`) is part of these docs, so its examples run as tests.
 #![doc = include_str!("../../docs/usage.md")]
 
+pub mod bench;
 pub mod cache;
 pub mod device;
 pub mod fft;

@@ -43,6 +43,7 @@ fn templates() -> &'static Tera {
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
+            ("baseline.cl.tera", include_str!("../../../templates/baseline.cl.tera")),
         ])
         .expect("templates parse");
         t.autoescape_on(vec![]);
@@ -213,6 +214,7 @@ pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
         ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
         ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
         ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"]),
+        ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
     ] {
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
@@ -246,6 +248,12 @@ fn aux_entry(name: &str, file: &str) -> KernelEntry {
             &["X: in", "Y: out", "rows: uint", "cols: uint"],
             "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",
             format!("({TILE}, {TILE}, 1)"),
+        ),
+        "radix2_general" => (
+            "baseline: radix-2 Stockham pass, every twiddle a general product".into(),
+            &["X: in", "Y: out", "W: table w^e, e < n/2", "plane: ulong", "n: ulong", "p: ulong", "count: ulong (= total/2)"],
+            "count",
+            "any".into(),
         ),
         "scale" => ("X ← c·X".into(), &["X: inout", "C: constant element", "plane: ulong", "n: ulong"], "n", "any".into()),
         "shift_by" => ("X ← r^s·X".into(), &["X: inout", "s: uint", "plane: ulong", "n: ulong"], "n", "any".into()),

@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch of the `srgfn` subcommands.
 
+mod bench;
 mod kernels;
 mod primes;
 mod transform;
@@ -39,6 +40,8 @@ pub enum Command {
     Polymul(transform::PolymulArgs),
     /// Write uniform random elements below p (reproducible by --seed).
     Random(transform::RandomArgs),
+    /// Benchmark forward transforms against the measured roofline and baselines.
+    Bench(bench::BenchArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -53,5 +56,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Fft(args) => transform::fft(args),
         Command::Polymul(args) => transform::polymul(args),
         Command::Random(args) => transform::random(args),
+        Command::Bench(args) => bench::bench(args),
     }
 }

@@ -1,0 +1,300 @@
+//! Benchmarks: warm transforms on device-resident data timed with OpenCL
+//! profiling events, beside a roofline measured in the same run (copy
+//! bandwidth, 64-bit multiply-add rate) and the "no trick" baseline.
+
+use anyhow::{Context as _, Result};
+use ocl::{Buffer, Kernel};
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+use srgfn_gen::plan::PlanShape;
+use srgfn_gen::unroll::Program;
+use srgfn_gen::{Digits, Prime};
+
+use crate::fft::Fft;
+use crate::session::Session;
+
+/// Micro-kernels of the roofline (not generated: they measure the device).
+const ROOFLINE_SRC: &str = r#"
+__kernel void copy16(__global const ulong2 *x, __global ulong2 *y) {
+    const size_t i = get_global_id(0);
+    y[i] = x[i];
+}
+/* 4 independent chains of x = x*a + mul_hi(x, b): 12 word operations per iteration */
+__kernel void madd(__global ulong *out, const ulong a, const ulong b, const uint iters) {
+    ulong x0 = get_global_id(0), x1 = x0 ^ a, x2 = x0 + b, x3 = x0 * 3;
+    for (uint j = 0; j < iters; j++) {
+        x0 = x0 * a + mul_hi(x0, b);
+        x1 = x1 * a + mul_hi(x1, b);
+        x2 = x2 * a + mul_hi(x2, b);
+        x3 = x3 * a + mul_hi(x3, b);
+    }
+    out[get_global_id(0)] = x0 ^ x1 ^ x2 ^ x3;
+}
+"#;
+
+/// Measured ceilings of the device.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Roofline {
+    /// Device-to-device copy, bytes read + written per second / 1e9.
+    pub copy_gbs: f64,
+    /// 64-bit word operations (multiply, multiply-high, add) per second / 1e9.
+    pub word_gops: f64,
+}
+
+fn event_ms(ev: &ocl::Event) -> Result<f64> {
+    ev.wait_for()?;
+    let s = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
+    let e = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+    Ok(e.saturating_sub(s) as f64 / 1e6)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+    v[v.len() / 2]
+}
+
+/// Measures copy bandwidth and the multiply-add rate (median of 10 runs each).
+pub fn measure_roofline(session: &Session) -> Result<Roofline> {
+    let program = session.program("srgfn_roofline", ROOFLINE_SRC)?;
+    let q = session.queue.clone();
+    let dev = &session.device;
+    let bytes = (512u64 << 20).min(dev.global_mem_bytes / 8).min(dev.max_alloc_bytes.max(1 << 20)).max(1 << 20);
+    let n2 = (bytes / 16) as usize;
+    let x = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).fill_val(7u64).build()?;
+    let y = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).build()?;
+    let copy = Kernel::builder().program(&program).name("copy16").queue(q.clone()).global_work_size(n2).arg(&x).arg(&y).build()?;
+    let mut times = Vec::new();
+    for i in 0..13 {
+        let mut ev = ocl::Event::empty();
+        unsafe { copy.cmd().enew(&mut ev).enq()? };
+        let t = event_ms(&ev)?;
+        if i >= 3 {
+            times.push(t);
+        }
+    }
+    let copy_gbs = 2.0 * (n2 * 16) as f64 / (median(&mut times) * 1e-3) / 1e9;
+    let items = (dev.compute_units.max(1) as usize) * 2048;
+    let iters = 4096u32;
+    let out = Buffer::<u64>::builder().queue(q.clone()).len(items).build()?;
+    let madd = Kernel::builder()
+        .program(&program)
+        .name("madd")
+        .queue(q)
+        .global_work_size(items)
+        .arg(&out)
+        .arg(0x9e37_79b9_7f4a_7c15u64)
+        .arg(0xd1b5_4a32_d192_ed03u64)
+        .arg(iters)
+        .build()?;
+    let mut times = Vec::new();
+    for i in 0..8 {
+        let mut ev = ocl::Event::empty();
+        unsafe { madd.cmd().enew(&mut ev).enq()? };
+        let t = event_ms(&ev)?;
+        if i >= 2 {
+            times.push(t);
+        }
+    }
+    let word_gops = 12.0 * items as f64 * iters as f64 / (median(&mut times) * 1e-3) / 1e9;
+    Ok(Roofline { copy_gbs, word_gops })
+}
+
+/// Word-operation model of the field arithmetic (documented in docs/performance.md).
+pub mod model {
+    /// f_add / f_sub: per digit an add, two compares, a select (plus the fold).
+    pub fn add(k: usize) -> f64 {
+        6.0 * k as f64
+    }
+    /// f_shift: an index remap and one subtraction.
+    pub fn shift(k: usize) -> f64 {
+        8.0 * k as f64
+    }
+    /// f_mul: k² products (lo and hi), 192-bit accumulation, 4 base-r
+    /// divisions per coefficient (4 reciprocal steps of ~12 operations), 5 sums.
+    pub fn mul(k: usize) -> f64 {
+        let k = k as f64;
+        6.0 * k * k + 192.0 * k + 5.0 * 6.0 * k
+    }
+}
+
+/// Word operations of one forward transform of a plan.
+pub fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> f64 {
+    let k = shape.k;
+    let total = (shape.n * shape.batch) as f64;
+    let mut ops = 0.0;
+    for pass in &shape.passes {
+        let prog = Program::unroll_size(k, pass.radix, radix_choice).expect("supported");
+        let d = prog.descriptor();
+        let per_dft = (d.dft2 * 2 + d.dft4 * 8) as f64 * model::add(k) + (d.shifts + d.dft4) as f64 * model::shift(k);
+        let dfts = total / pass.radix as f64;
+        ops += dfts * per_dft;
+        if pass.p > 1 {
+            let twiddled = dfts * (pass.radix - 1) as f64 * (1.0 - 1.0 / pass.p as f64);
+            ops += twiddled * (model::mul(k) + model::shift(k));
+        }
+    }
+    ops
+}
+
+/// One benchmark result.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    pub prime: String,
+    pub k: usize,
+    pub n: usize,
+    pub log_n: u32,
+    /// "srgfn-r2-private", "srgfn-r4-workgroup", "baseline-notrick", …
+    pub variant: String,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub reps: usize,
+    /// Sum of kernel times (the median run), to show launch gaps.
+    pub busy_ms: f64,
+    pub bytes: u64,
+    pub word_ops: f64,
+    pub gbs: f64,
+    pub gops: f64,
+    /// max(bytes / copy bandwidth, ops / word rate).
+    pub roofline_ms: f64,
+    pub pct_roofline: f64,
+}
+
+fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
+    let (k, r) = (fft.prime().k(), fft.prime().r());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..len).map(|_| (0..k).map(|_| rng.gen_range(0..r)).collect()).collect()
+}
+
+/// Runs `f` warm `reps` times and returns (median, min, max, busy of the median run) in ms.
+fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<(f64, f64, f64, f64)> {
+    for _ in 0..3 {
+        f()?;
+    }
+    fft.session().queue.finish()?;
+    let mut runs = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        fft.kernels().start_recording();
+        f()?;
+        let (span, busy) = fft.kernels().stop_recording()?;
+        runs.push((span as f64 / 1e6, busy as f64 / 1e6));
+    }
+    runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
+    let (med, busy) = runs[runs.len() / 2];
+    Ok((med, runs[0].0, runs[runs.len() - 1].0, busy))
+}
+
+fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), reps: usize, bytes: u64, ops: f64, roof: &Roofline) -> Record {
+    let roofline_ms = (bytes as f64 / (roof.copy_gbs * 1e9)).max(ops / (roof.word_gops * 1e9)) * 1e3;
+    Record {
+        prime: prime.to_string(),
+        k: prime.k(),
+        n,
+        log_n: n.trailing_zeros(),
+        variant,
+        median_ms: t.0,
+        min_ms: t.1,
+        max_ms: t.2,
+        reps,
+        busy_ms: t.3,
+        bytes,
+        word_ops: ops,
+        gbs: bytes as f64 / (t.0 * 1e-3) / 1e9,
+        gops: ops / (t.0 * 1e-3) / 1e9,
+        roofline_ms,
+        pct_roofline: 100.0 * roofline_ms / t.0,
+    }
+}
+
+/// Times the forward transform of a plan of size n (one vector).
+pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: usize, roof: &Roofline) -> Result<Record> {
+    let mut plan = fft.plan(n, 1)?;
+    let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
+    let t = time_runs(fft, reps, || plan.forward(&mut v))?;
+    let shape = plan.shape().clone();
+    let variant = format!("srgfn-r{}-{:?}", radix.number(), fft.variant()).to_lowercase();
+    Ok(record(fft.prime(), n, variant, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof))
+}
+
+/// Times the "no trick" baseline: radix-2 passes, every twiddle a general product.
+pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Result<Record> {
+    let prime = fft.prime().clone();
+    let k = prime.k();
+    let log_n = n.trailing_zeros();
+    let field = fft.field().clone();
+    let p = prime.modulus();
+    let w = prime.root_of_unity(log_n)?;
+    // W[e] = ω_n^e, e < n/2
+    let mut table = Vec::with_capacity(n / 2);
+    let mut acc = num_bigint::BigUint::from(1u32);
+    for _ in 0..(n / 2).max(1) {
+        table.push(field.from_biguint(&acc)?);
+        acc = acc * &w % p;
+    }
+    let kernels = fft.kernels();
+    let tb = kernels.upload(&crate::layout::to_digit_major(&table, k))?;
+    let data = random_digits(fft, n, 7);
+    let mut x = kernels.upload(&crate::layout::to_digit_major(&data, k))?;
+    let mut y = kernels.alloc(n * k)?;
+    let t = time_runs(fft, reps, || {
+        let mut pp = 1u64;
+        while pp < n as u64 {
+            kernels.radix2_general(&x, &y, &tb, n as u64, n as u64, pp, n as u64 / 2)?;
+            std::mem::swap(&mut x, &mut y);
+            pp *= 2;
+        }
+        Ok(())
+    })?;
+    let data_bytes = (n * k * 8) as u64;
+    let bytes = log_n as u64 * (2 * data_bytes + data_bytes / 2);
+    let ops = log_n as f64 * (n as f64 / 2.0) * (2.0 * model::add(k) + model::mul(k));
+    Ok(record(&prime, n, "baseline-notrick".into(), t, reps, bytes, ops, roof))
+}
+
+/// Writes an SVG plot: median time and % of roofline against log2 N.
+pub fn plot(records: &[Record], path: &std::path::Path, title: &str) -> Result<()> {
+    use plotters::prelude::*;
+    let root = SVGBackend::new(path, (1200, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (left, right) = root.split_horizontally(620);
+    let min_log = records.iter().map(|r| r.log_n).min().unwrap_or(10);
+    let max_log = records.iter().map(|r| r.log_n).max().unwrap_or(20);
+    let t_min = records.iter().map(|r| r.median_ms).fold(f64::MAX, f64::min).max(1e-4) / 1.5;
+    let t_max = records.iter().map(|r| r.median_ms).fold(0.0, f64::max).max(1e-3) * 1.5;
+    let mut series: Vec<(String, Vec<&Record>)> = Vec::new();
+    for r in records {
+        let key = format!("{} {}", r.prime, r.variant);
+        match series.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(r),
+            None => series.push((key, vec![r])),
+        }
+    }
+    let mut chart = ChartBuilder::on(&left)
+        .caption(format!("{title}: median forward time"), ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(60)
+        .build_cartesian_2d(min_log..max_log, (t_min..t_max).log_scale())?;
+    chart.configure_mesh().x_desc("log2 N").y_desc("ms").draw()?;
+    for (i, (name, pts)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|r| (r.log_n, r.median_ms)), color.stroke_width(2)))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
+    }
+    chart.configure_series_labels().border_style(BLACK).label_font(("sans-serif", 11)).position(SeriesLabelPosition::UpperLeft).draw()?;
+    let mut chart = ChartBuilder::on(&right)
+        .caption("% of roofline (higher is better)", ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(min_log..max_log, 0.0..100.0)?;
+    chart.configure_mesh().x_desc("log2 N").y_desc("%").draw()?;
+    for (i, (_, pts)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart.draw_series(LineSeries::new(pts.iter().map(|r| (r.log_n, r.pct_roofline.min(100.0))), color.stroke_width(2)))?;
+    }
+    root.present().context("cannot write the plot")?;
+    Ok(())
+}
