@@ -184,6 +184,10 @@ impl FieldKernels {
                 let wg = (radix / 2).min(self.session.device.max_work_group_size).max(1);
                 (count as usize * wg, wg)
             }
+            Variant::Local => {
+                let (g, tpd) = emit::local_shape(self.prime.k(), radix);
+                ((count as usize).div_ceil(g) * g * tpd, g * tpd)
+            }
         };
         launch!(self, &file, &name, gws, Some(lws), [x, y, w, plane, n, p, log_t, tw_shift, count])
     }

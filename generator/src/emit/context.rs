@@ -32,6 +32,8 @@ pub fn field(prime: &Prime) -> Context {
     c.insert("r_recip_hex", &format!("0x{:016x}", mg_reciprocal(norm)));
     c.insert("digits", &(0..prime.k()).collect::<Vec<_>>());
     c.insert("top", &(prime.k() - 1));
+    // rotation amounts of the barrel shifter in f_shift: 1, 2, 4, …, k/2
+    c.insert("shift_bits", &(0..prime.k().trailing_zeros()).map(|b| 1usize << b).collect::<Vec<_>>());
     c
 }
 
@@ -144,8 +146,12 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Conte
     c.insert("out_shifts", &prog.output_shifts);
     let shift_fns: Vec<ShiftFn> = match variant {
         Variant::Private => used.iter().map(|&s| ShiftFn::new(k, s)).collect(),
-        Variant::Workgroup => Vec::new(),
+        Variant::Workgroup | Variant::Local => Vec::new(),
     };
+    let (groups, tpd) = super::local_shape(k, prog.size);
+    c.insert("groups", &groups);
+    c.insert("tpd", &tpd);
+    c.insert("lmem_bytes", &(groups * prog.size * k * 8));
     c.insert("shift_fns", &shift_fns);
     c
 }

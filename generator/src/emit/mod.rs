@@ -21,6 +21,12 @@ pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Largest k for which the "private" (one work-item per DFT_K) variant is emitted.
 pub const PRIVATE_MAX_K: usize = 16;
+/// Largest k for which the "local" (slots in local memory) variant is emitted.
+pub const LOCAL_MAX_K: usize = 32;
+/// Local memory a "local" work-group may use (fits every OpenCL GPU's 32 KiB minimum).
+pub const LOCAL_BYTES: usize = 32 * 1024;
+/// Work-items a "local" work-group aims for.
+pub const LOCAL_THREADS: usize = 128;
 /// Tile edge of the transpose kernel (local size TILE × TILE).
 pub const TILE: usize = 16;
 
@@ -40,6 +46,7 @@ fn templates() -> &'static Tera {
             ("field.cl.tera", include_str!("../../../templates/field.cl.tera")),
             ("dft_private.cl.tera", include_str!("../../../templates/dft_private.cl.tera")),
             ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
+            ("dft_local.cl.tera", include_str!("../../../templates/dft_local.cl.tera")),
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
@@ -73,6 +80,17 @@ pub enum Variant {
     /// One work-group per DFT_K, butterflies of a stage shared by its work-items,
     /// in place in global memory, slot and shift tables in constant memory (any k).
     Workgroup,
+    /// Several DFT_K per work-group with their slots in local memory, a stage's
+    /// butterflies shared by the work-items (k ≤ 32).
+    Local,
+}
+
+/// DFTs per work-group and work-items per DFT of the "local" variant of DFT_n.
+pub fn local_shape(k: usize, n: usize) -> (usize, usize) {
+    let tpd = (n / 2).max(1);
+    let by_threads = (LOCAL_THREADS / tpd).max(1);
+    let by_memory = (LOCAL_BYTES / (n * k * 8)).max(1);
+    (by_threads.min(by_memory), tpd)
 }
 
 /// A kernel's entry in `manifest.json`.
@@ -127,6 +145,7 @@ pub fn dft_name(prog: &Program, variant: Variant) -> String {
     let v = match variant {
         Variant::Private => "private",
         Variant::Workgroup => "workgroup",
+        Variant::Local => "local",
     };
     format!("dft{}_r{}_{v}", prog.size, prog.radix.number())
 }
@@ -151,13 +170,18 @@ pub fn field_header(prime: &Prime) -> Result<String, EmitError> {
     render("field.cl.tera", &context::field(prime))
 }
 
-/// Variants emitted for a prime: "private" for k ≤ 16, "workgroup" always.
+/// Variants emitted for a prime, the default first: "local" for k ≤ 32,
+/// "private" for k ≤ 16, "workgroup" always.
 pub fn variants_for(prime: &Prime) -> Vec<Variant> {
-    if prime.k() <= PRIVATE_MAX_K {
-        vec![Variant::Private, Variant::Workgroup]
-    } else {
-        vec![Variant::Workgroup]
+    let mut v = Vec::new();
+    if prime.k() <= LOCAL_MAX_K {
+        v.push(Variant::Local);
     }
+    if prime.k() <= PRIVATE_MAX_K {
+        v.push(Variant::Private);
+    }
+    v.push(Variant::Workgroup);
+    v
 }
 
 /// One self-contained base-case kernel file for `program` (DFT_n, n | 2k).
@@ -166,6 +190,10 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
     let (tpl, gws, lws) = match variant {
         Variant::Private => ("dft_private.cl.tera", "count".to_string(), "any".to_string()),
         Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".into(), format!("WG (any; {} uses all)", (program.size / 2).max(1))),
+        Variant::Local => {
+            let (g, tpd) = local_shape(prime.k(), program.size);
+            ("dft_local.cl.tera", format!("ceil(count / {g}) * {}", g * tpd), format!("{} (required)", g * tpd))
+        }
     };
     let src = render(tpl, &context::dft(prime, program, &name, variant))?;
     let file = EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") };

@@ -32,7 +32,7 @@ pub struct DeviceOpts {
     /// Radix of the base-case expansion: 2 or 4.
     #[arg(long, default_value_t = 2)]
     pub radix: u32,
-    /// Base-case variant: private (k ≤ 16) or workgroup; default: the best emitted one.
+    /// Base-case variant: local (k ≤ 32), private (k ≤ 16) or workgroup; default: the first emitted.
     #[arg(long)]
     pub variant: Option<String>,
 }
@@ -48,7 +48,8 @@ impl DeviceOpts {
             None => None,
             Some("private") => Some(Variant::Private),
             Some("workgroup") => Some(Variant::Workgroup),
-            Some(v) => bail!("unknown variant '{v}': use private or workgroup"),
+            Some("local") => Some(Variant::Local),
+            Some(v) => bail!("unknown variant '{v}': use local, private or workgroup"),
         };
         Fft::with_options(&self.session()?, prime, FftOptions { radix: Some(parse_radix(self.radix)?), variant })
     }
