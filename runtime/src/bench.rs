@@ -19,7 +19,7 @@ __kernel void copy16(__global const ulong2 *x, __global ulong2 *y) {
     const size_t i = get_global_id(0);
     y[i] = x[i];
 }
-/* 4 independent chains of x = x*a + mul_hi(x, b): 12 word operations per iteration */
+/* 4 independent chains of x = x*a + mul_hi(x, b): 8 64-bit multiplies per iteration */
 __kernel void madd(__global ulong *out, const ulong a, const ulong b, const uint iters) {
     ulong x0 = get_global_id(0), x1 = x0 ^ a, x2 = x0 + b, x3 = x0 * 3;
     for (uint j = 0; j < iters; j++) {
@@ -30,6 +30,18 @@ __kernel void madd(__global ulong *out, const ulong a, const ulong b, const uint
     }
     out[get_global_id(0)] = x0 ^ x1 ^ x2 ^ x3;
 }
+/* 4 independent add-with-carry chains (add, compare, add): 12 word operations per iteration */
+__kernel void addc(__global ulong *out, const ulong a, const uint iters) {
+    ulong x0 = get_global_id(0), x1 = x0 ^ a, x2 = x0 + a, x3 = x0 * 3;
+    ulong c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    for (uint j = 0; j < iters; j++) {
+        x0 += a + c0; c0 = x0 < a;
+        x1 += a + c1; c1 = x1 < a;
+        x2 += a + c2; c2 = x2 < a;
+        x3 += a + c3; c3 = x3 < a;
+    }
+    out[get_global_id(0)] = x0 ^ x1 ^ x2 ^ x3 ^ c0 ^ c1 ^ c2 ^ c3;
+}
 "#;
 
 /// Measured ceilings of the device.
@@ -37,8 +49,17 @@ __kernel void madd(__global ulong *out, const ulong a, const ulong b, const uint
 pub struct Roofline {
     /// Device-to-device copy, bytes read + written per second / 1e9.
     pub copy_gbs: f64,
-    /// 64-bit word operations (multiply, multiply-high, add) per second / 1e9.
-    pub word_gops: f64,
+    /// 64-bit multiplies (low or high half) per second / 1e9.
+    pub mul_gops: f64,
+    /// 64-bit adds and compares per second / 1e9.
+    pub add_gops: f64,
+}
+
+impl Roofline {
+    /// Seconds of arithmetic for `muls` multiplies and `adds` adds (they share the integer pipes).
+    pub fn compute_s(&self, muls: f64, adds: f64) -> f64 {
+        muls / (self.mul_gops * 1e9) + adds / (self.add_gops * 1e9)
+    }
 }
 
 fn event_ms(ev: &ocl::Event) -> Result<f64> {
@@ -76,61 +97,69 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
     let items = (dev.compute_units.max(1) as usize) * 2048;
     let iters = 4096u32;
     let out = Buffer::<u64>::builder().queue(q.clone()).len(items).build()?;
-    let madd = Kernel::builder()
-        .program(&program)
-        .name("madd")
-        .queue(q)
-        .global_work_size(items)
-        .arg(&out)
-        .arg(0x9e37_79b9_7f4a_7c15u64)
-        .arg(0xd1b5_4a32_d192_ed03u64)
-        .arg(iters)
-        .build()?;
-    let mut times = Vec::new();
-    for i in 0..8 {
-        let mut ev = ocl::Event::empty();
-        unsafe { madd.cmd().enew(&mut ev).enq()? };
-        let t = event_ms(&ev)?;
-        if i >= 2 {
-            times.push(t);
+    let rate = |name: &str, ops_per_iter: f64, extra: &[u64]| -> Result<f64> {
+        let mut b = Kernel::builder();
+        b.program(&program).name(name).queue(q.clone()).global_work_size(items).arg(&out);
+        for &v in extra {
+            b.arg(v);
         }
-    }
-    let word_gops = 12.0 * items as f64 * iters as f64 / (median(&mut times) * 1e-3) / 1e9;
-    Ok(Roofline { copy_gbs, word_gops })
+        b.arg(iters);
+        let kern = b.build()?;
+        let mut times = Vec::new();
+        for i in 0..8 {
+            let mut ev = ocl::Event::empty();
+            unsafe { kern.cmd().enew(&mut ev).enq()? };
+            let t = event_ms(&ev)?;
+            if i >= 2 {
+                times.push(t);
+            }
+        }
+        Ok(ops_per_iter * items as f64 * iters as f64 / (median(&mut times) * 1e-3) / 1e9)
+    };
+    let mul_gops = rate("madd", 8.0, &[0x9e37_79b9_7f4a_7c15, 0xd1b5_4a32_d192_ed03])?;
+    let add_gops = rate("addc", 12.0, &[0x9e37_79b9_7f4a_7c15])?;
+    Ok(Roofline { copy_gbs, mul_gops, add_gops })
 }
 
-/// Word-operation model of the field arithmetic (documented in docs/performance.md).
+/// Operation model of the field arithmetic (documented in docs/performance.md):
+/// (64-bit multiplies, 64-bit adds/compares/selects) per operation.
 pub mod model {
-    /// f_add / f_sub: per digit an add, two compares, a select (plus the fold).
-    pub fn add(k: usize) -> f64 {
-        6.0 * k as f64
+    /// f_add / f_sub: per digit an add, two compares, a select, plus the fold.
+    pub fn add(k: usize) -> (f64, f64) {
+        (0.0, 6.0 * k as f64)
     }
-    /// f_shift: an index remap and one subtraction.
-    pub fn shift(k: usize) -> f64 {
-        8.0 * k as f64
+    /// f_shift: the barrel rotation (log2 k selects per digit) and one subtraction.
+    pub fn shift(k: usize) -> (f64, f64) {
+        (0.0, (6 + k.trailing_zeros() as usize + 2) as f64 * k as f64)
     }
-    /// f_mul: k² products (lo and hi), 192-bit accumulation, 4 base-r
-    /// divisions per coefficient (4 reciprocal steps of ~12 operations), 5 sums.
-    pub fn mul(k: usize) -> f64 {
+    /// f_mul: k² products (low and high halves), 192-bit accumulation (4
+    /// adds per product), per coefficient 2 splits of 2 divisions of 4
+    /// reciprocal steps (3 multiplies, ~12 adds each), and 5 sums.
+    pub fn mul(k: usize) -> (f64, f64) {
         let k = k as f64;
-        6.0 * k * k + 192.0 * k + 5.0 * 6.0 * k
+        (2.0 * k * k + 48.0 * k, 4.0 * k * k + 192.0 * k + 30.0 * k)
     }
 }
 
-/// Word operations of one forward transform of a plan.
-pub fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> f64 {
+fn add2(a: (f64, f64), b: (f64, f64), times: f64) -> (f64, f64) {
+    (a.0 + b.0 * times, a.1 + b.1 * times)
+}
+
+/// (multiplies, adds) of one forward transform of a plan.
+pub fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> (f64, f64) {
     let k = shape.k;
     let total = (shape.n * shape.batch) as f64;
-    let mut ops = 0.0;
+    let mut ops = (0.0, 0.0);
     for pass in &shape.passes {
         let prog = Program::unroll_size(k, pass.radix, radix_choice).expect("supported");
         let d = prog.descriptor();
-        let per_dft = (d.dft2 * 2 + d.dft4 * 8) as f64 * model::add(k) + (d.shifts + d.dft4) as f64 * model::shift(k);
         let dfts = total / pass.radix as f64;
-        ops += dfts * per_dft;
+        ops = add2(ops, model::add(k), dfts * (d.dft2 * 2 + d.dft4 * 8) as f64);
+        ops = add2(ops, model::shift(k), dfts * (d.shifts + d.dft4) as f64);
         if pass.p > 1 {
             let twiddled = dfts * (pass.radix - 1) as f64 * (1.0 - 1.0 / pass.p as f64);
-            ops += twiddled * (model::mul(k) + model::shift(k));
+            ops = add2(ops, model::mul(k), twiddled);
+            ops = add2(ops, model::shift(k), twiddled);
         }
     }
     ops
@@ -152,10 +181,13 @@ pub struct Record {
     /// Sum of kernel times (the median run), to show launch gaps.
     pub busy_ms: f64,
     pub bytes: u64,
-    pub word_ops: f64,
+    /// 64-bit multiplies and adds of the operation model.
+    pub muls: f64,
+    pub adds: f64,
     pub gbs: f64,
+    /// (multiplies + adds) per second / 1e9.
     pub gops: f64,
-    /// max(bytes / copy bandwidth, ops / word rate).
+    /// max(bytes / copy bandwidth, multiplies / multiply rate + adds / add rate).
     pub roofline_ms: f64,
     pub pct_roofline: f64,
 }
@@ -184,8 +216,9 @@ fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Resul
     Ok((med, runs[0].0, runs[runs.len() - 1].0, busy))
 }
 
-fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), reps: usize, bytes: u64, ops: f64, roof: &Roofline) -> Record {
-    let roofline_ms = (bytes as f64 / (roof.copy_gbs * 1e9)).max(ops / (roof.word_gops * 1e9)) * 1e3;
+#[allow(clippy::too_many_arguments)]
+fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), reps: usize, bytes: u64, ops: (f64, f64), roof: &Roofline) -> Record {
+    let roofline_ms = (bytes as f64 / (roof.copy_gbs * 1e9)).max(roof.compute_s(ops.0, ops.1)) * 1e3;
     Record {
         prime: prime.to_string(),
         k: prime.k(),
@@ -198,9 +231,10 @@ fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), rep
         reps,
         busy_ms: t.3,
         bytes,
-        word_ops: ops,
+        muls: ops.0,
+        adds: ops.1,
         gbs: bytes as f64 / (t.0 * 1e-3) / 1e9,
-        gops: ops / (t.0 * 1e-3) / 1e9,
+        gops: (ops.0 + ops.1) / (t.0 * 1e-3) / 1e9,
         roofline_ms,
         pct_roofline: 100.0 * roofline_ms / t.0,
     }
@@ -247,7 +281,8 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     })?;
     let data_bytes = (n * k * 8) as u64;
     let bytes = log_n as u64 * (2 * data_bytes + data_bytes / 2);
-    let ops = log_n as f64 * (n as f64 / 2.0) * (2.0 * model::add(k) + model::mul(k));
+    let per_bf = add2(add2((0.0, 0.0), model::add(k), 2.0), model::mul(k), 1.0);
+    let ops = (log_n as f64 * (n as f64 / 2.0) * per_bf.0, log_n as f64 * (n as f64 / 2.0) * per_bf.1);
     Ok(record(&prime, n, "baseline-notrick".into(), t, reps, bytes, ops, roof))
 }
 

@@ -36,6 +36,9 @@ pub struct BenchArgs {
     /// Base-case radices to run.
     #[arg(long, value_delimiter = ',', default_values_t = vec![2u32, 4])]
     pub radices: Vec<u32>,
+    /// Base-case variants to run (default: every variant emitted for the prime).
+    #[arg(long, value_delimiter = ',')]
+    pub variants: Vec<String>,
     /// Skip the "no trick" baseline.
     #[arg(long)]
     pub no_baselines: bool,
@@ -63,10 +66,11 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let session = args.dev.session()?;
     let roof = measure_roofline(&session)?;
     eprintln!(
-        "device {}: copy {:.0} GB/s, {:.0} G word-ops/s (64-bit mul/mul_hi/add)",
+        "device {}: copy {:.0} GB/s, {:.0} G 64-bit multiplies/s, {:.0} G 64-bit adds/s",
         session.device.describe(),
         roof.copy_gbs,
-        roof.word_gops
+        roof.mul_gops,
+        roof.add_gops
     );
     let suite: Vec<(String, u32, u32)> = if args.prime.is_empty() {
         SUITE.iter().map(|&(p, a, b)| (p.to_string(), a, b)).collect()
@@ -86,6 +90,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             for &r in &args.radices {
                 let radix = Radix::from_number(r).map_err(anyhow::Error::msg)?;
                 for variant in variants_for(&prime) {
+                    let name = format!("{variant:?}").to_lowercase();
+                    if !args.variants.is_empty() && !args.variants.contains(&name) {
+                        continue;
+                    }
                     let fft = Fft::with_options(&session, &prime, FftOptions { radix: Some(radix), variant: Some(variant) })?;
                     let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof)?;
                     eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms  {:>5.1}% of roofline", rec.prime, rec.variant, rec.median_ms, rec.pct_roofline);
