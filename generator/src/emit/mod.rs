@@ -47,6 +47,7 @@ fn templates() -> &'static Tera {
             ("dft_private.cl.tera", include_str!("../../../templates/dft_private.cl.tera")),
             ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
             ("dft_local.cl.tera", include_str!("../../../templates/dft_local.cl.tera")),
+            ("dft_tables.cl.tera", include_str!("../../../templates/dft_tables.cl.tera")),
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
