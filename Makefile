@@ -34,3 +34,8 @@ doc:
 
 clean:
 	$(CARGO) clean
+
+.PHONY: fuzz
+# Fuzz every target for FUZZ_SECONDS (default 60) each; not part of CI.
+fuzz:
+	./scripts/fuzz.sh

@@ -183,6 +183,13 @@ impl Prime {
         Self::new(radix, k)
     }
 
+    /// Parses and checks the shape only, not primality: for primes already
+    /// known to be prime (catalog entries in fuzzers and benchmarks).
+    pub fn parse_unchecked(expr: &str) -> Result<Self, PrimeError> {
+        let (radix, k) = parse_expr(expr)?;
+        Self::new_unchecked(radix, k)
+    }
+
     pub fn radix(&self) -> &SparseRadix {
         &self.radix
     }

@@ -119,6 +119,9 @@ pub struct DeviceVec {
     buf: Buffer<u64>,
     /// N · batch elements.
     len: usize,
+    /// False after an operation on it failed part-way: its contents are then
+    /// undefined, and every later use is refused rather than computing on them.
+    valid: bool,
 }
 
 impl DeviceVec {
@@ -197,12 +200,12 @@ impl Plan {
         kernels.write(&self.scratch, &words)?;
         let buf = kernels.alloc(words.len())?;
         kernels.transpose(&self.scratch, &buf, self.total() as u32, k as u32, 1)?;
-        Ok(DeviceVec { buf, len: elems.len() })
+        Ok(DeviceVec { buf, len: elems.len(), valid: true })
     }
 
     /// Reads a vector back as digit vectors (layout change on the device).
     pub fn download_digits(&mut self, v: &DeviceVec) -> Result<Vec<Digits>> {
-        self.check_len(v.len)?;
+        self.check_vec(v)?;
         let k = self.fft.prime().k();
         let kernels = &self.fft.kernels;
         kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
@@ -215,6 +218,13 @@ impl Plan {
         let digits = self.download_digits(v)?;
         let field = self.fft.field.clone();
         digits.par_iter().map(|d| field.to_biguint(d).context("the device returned a non-canonical element")).collect()
+    }
+
+    fn check_vec(&self, v: &DeviceVec) -> Result<()> {
+        if !v.valid {
+            bail!("this device vector's contents are undefined after an operation on it failed; upload it again");
+        }
+        self.check_len(v.len)
     }
 
     fn check_len(&self, len: usize) -> Result<()> {
@@ -231,7 +241,8 @@ impl Plan {
 
     /// Runs the plan's passes; the result is in `v` (buffers are swapped, not copied).
     fn run(&mut self, v: &mut DeviceVec) -> Result<()> {
-        self.check_len(v.len)?;
+        self.check_vec(v)?;
+        v.valid = false;
         let kernels = self.fft.kernels.clone();
         let (n, total) = (self.shape.n as u64, self.total() as u64);
         let log_t = self.shape.table_len.max(1).trailing_zeros();
@@ -241,6 +252,7 @@ impl Plan {
             kernels.pass(self.fft.variant, pass.radix, &v.buf, &self.scratch, &self.table, total, n, pass.p as u64, log_t, tw_shift, total / r)?;
             std::mem::swap(&mut v.buf, &mut self.scratch);
         }
+        v.valid = true;
         Ok(())
     }
 
@@ -253,17 +265,22 @@ impl Plan {
     pub fn inverse(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.run(v)?;
         let total = self.total() as u64;
+        v.valid = false;
         self.fft.kernels.reverse_scale(&v.buf, &self.scratch, &self.n_inv, total, self.shape.n as u64, total)?;
         std::mem::swap(&mut v.buf, &mut self.scratch);
+        v.valid = true;
         Ok(())
     }
 
     /// a ← a · b element-wise.
     pub fn pointwise_mul(&self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
-        self.check_len(a.len)?;
-        self.check_len(b.len)?;
+        self.check_vec(a)?;
+        self.check_vec(b)?;
         let total = self.total() as u64;
-        self.fft.kernels.pointwise("mul", &a.buf, &b.buf, &a.buf, total, total)
+        a.valid = false;
+        self.fft.kernels.pointwise("mul", &a.buf, &b.buf, &a.buf, total, total)?;
+        a.valid = true;
+        Ok(())
     }
 
     /// Waits for every queued launch.

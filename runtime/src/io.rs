@@ -82,8 +82,12 @@ fn shorten(s: &str) -> String {
 /// Reads a binary file of k little-endian words per element.
 pub fn read_bin(path: &Path, field: &Field) -> Result<Vec<Digits>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    parse_bin(&bytes, &path.display().to_string(), field)
+}
+
+/// Parses k little-endian words per element; every element is validated.
+pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<Digits>> {
     let k = field.k();
-    let name = path.display();
     if bytes.is_empty() {
         bail!("{name} contains no elements");
     }

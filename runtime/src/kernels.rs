@@ -30,6 +30,9 @@ macro_rules! launch {
         }
         $( b.arg($arg); )*
         let k = b.build().with_context(|| format!("cannot set up kernel {}", $name))?;
+        if $self.session.faults.hit(crate::faults::Fault::Enqueue) {
+            return Err(crate::faults::Faults::error(crate::faults::Fault::Enqueue, &format!("enqueue of {}", $name)));
+        }
         let mut recording = $self.events.lock().expect("event list");
         // SAFETY: every argument is set above with the type the kernel declares,
         // and the buffers outlive the enqueue (the queue is in order).
@@ -235,7 +238,13 @@ impl FieldKernels {
 
     /// A device buffer holding `words`.
     pub fn upload(&self, words: &[u64]) -> Result<Buffer<u64>> {
-        Ok(Buffer::<u64>::builder().queue(self.session.queue.clone()).len(words.len().max(1)).copy_host_slice(words).build()?)
+        self.check_alloc(words.len())?;
+        Buffer::<u64>::builder()
+            .queue(self.session.queue.clone())
+            .len(words.len().max(1))
+            .copy_host_slice(words)
+            .build()
+            .with_context(|| format!("cannot allocate {} bytes on {}", words.len() * 8, self.session.device.describe()))
     }
 
     /// Overwrites the start of `b` with `words`.
@@ -248,13 +257,28 @@ impl FieldKernels {
 
     /// An uninitialised device buffer of `len` words.
     pub fn alloc(&self, len: usize) -> Result<Buffer<u64>> {
-        Ok(Buffer::<u64>::builder().queue(self.session.queue.clone()).len(len.max(1)).build()?)
+        self.check_alloc(len)?;
+        Buffer::<u64>::builder()
+            .queue(self.session.queue.clone())
+            .len(len.max(1))
+            .build()
+            .with_context(|| format!("cannot allocate {} bytes on {}", len * 8, self.session.device.describe()))
+    }
+
+    fn check_alloc(&self, words: usize) -> Result<()> {
+        if self.session.faults.hit(crate::faults::Fault::Alloc) {
+            return Err(crate::faults::Faults::error(crate::faults::Fault::Alloc, &format!("allocation of {} bytes", words * 8)));
+        }
+        Ok(())
     }
 
     /// Reads a buffer back (waits for the queue).
     pub fn download(&self, b: &Buffer<u64>) -> Result<Vec<u64>> {
+        if self.session.faults.hit(crate::faults::Fault::Read) {
+            return Err(crate::faults::Faults::error(crate::faults::Fault::Read, "read from the device"));
+        }
         let mut v = vec![0u64; b.len()];
-        b.read(&mut v).enq()?;
+        b.read(&mut v).enq().context("cannot read results back from the device")?;
         Ok(v)
     }
 }

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod cache;
 pub mod device;
+pub mod faults;
 pub mod fft;
 pub mod io;
 pub mod kernels;

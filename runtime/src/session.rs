@@ -13,6 +13,7 @@ use ocl::{Context, Program, Queue};
 
 use crate::cache::ProgramCache;
 use crate::device::{select_device, DeviceEntry};
+use crate::faults::{Fault, Faults};
 
 /// Compiler options for every srgfn program.
 pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
@@ -25,6 +26,9 @@ pub struct Session {
     pub context: Context,
     pub queue: Queue,
     pub cache: ProgramCache,
+    /// Test hook: faults to inject into this session's builds, allocations,
+    /// enqueues and reads.
+    pub faults: Arc<Faults>,
     built: Arc<Mutex<HashMap<String, Program>>>,
 }
 
@@ -43,7 +47,7 @@ impl Session {
             .with_context(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
         let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .with_context(|| format!("cannot create a command queue on {}", device.describe()))?;
-        Ok(Session { device, context, queue, cache, built: Arc::default() })
+        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default() })
     }
 
     /// Builds `source` once per session: from memory, else from a verified
@@ -83,6 +87,14 @@ impl Session {
     /// the path where the source was kept.  Returns the program and the log
     /// of a successful build (warnings, if any).
     pub fn build(&self, name: &str, source: &str) -> Result<(Program, String)> {
+        if self.faults.hit(Fault::Build) {
+            let path = keep_failed_source(name, source);
+            return Err(anyhow!(
+                "OpenCL build of {name} failed on {}; source kept at {}; build log:\n(injected fault: Build)",
+                self.device.describe(),
+                path.display()
+            ));
+        }
         let dev = self.device.ocl_device;
         let src = CString::new(source).map_err(|_| anyhow!("kernel source {name} contains a NUL byte"))?;
         let opts = CString::new(BUILD_OPTIONS).expect("no NUL");

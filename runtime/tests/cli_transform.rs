@@ -158,3 +158,28 @@ fn no_opencl_platform_says_how_to_install_pocl() {
     assert!(err.contains("pocl-opencl-icd"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn absurd_inputs_are_refused_quickly_with_bounded_memory() {
+    use std::time::Instant;
+    // a 10 MB line
+    let long = tmp("long.txt");
+    std::fs::write(&long, "7".repeat(10 << 20)).unwrap();
+    let t = Instant::now();
+    let o = srgfn(&["fft", "--prime", P, "--input", long.to_str().unwrap()]);
+    assert!(stderr(&o).contains("long.txt:1: line longer than"), "{}", stderr(&o));
+    // 10^7 empty lines: no element, and no memory held per line
+    let empty = tmp("empty.txt");
+    std::fs::write(&empty, "\n".repeat(10_000_000)).unwrap();
+    let o = srgfn(&["fft", "--prime", P, "--input", empty.to_str().unwrap()]);
+    assert!(stderr(&o).contains("contains no elements"), "{}", stderr(&o));
+    // absurd exponents in prime expressions
+    for e in ["(2^999999999+1)^8+1", "(2^63+2^34)^1073741824+1", "(2^63+2^34)^99999999999999999999+1", "(2^63+2^34)^8+1+1"] {
+        let o = srgfn(&["roots", "--prime", e, "--n", "16"]);
+        assert!(!o.status.success(), "{e}");
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{e}: {}", stderr(&o));
+    }
+    assert!(t.elapsed().as_secs() < 60, "took {:?}", t.elapsed());
+    std::fs::remove_file(long).ok();
+    std::fs::remove_file(empty).ok();
+}

@@ -1,0 +1,47 @@
+//! Fault injection for tests: a hook in the runtime (not a patch of OpenCL).
+//!
+//! A [`Session`](crate::Session) carries a `Faults`; arming a fault makes the
+//! next N operations of that kind fail with an error that says so, exactly
+//! where a real driver failure would surface.  The tests check that every
+//! such failure gives a clear error, never a wrong result or a hang, and that
+//! the session keeps working afterwards.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A program build fails (as with a driver compiler error).
+    Build,
+    /// A buffer allocation fails (as with CL_MEM_OBJECT_ALLOCATION_FAILURE).
+    Alloc,
+    /// A kernel enqueue fails (as with CL_OUT_OF_RESOURCES).
+    Enqueue,
+    /// A read back to the host fails.
+    Read,
+}
+
+#[derive(Debug, Default)]
+pub struct Faults {
+    counters: [AtomicU32; 4],
+}
+
+impl Faults {
+    fn slot(&self, f: Fault) -> &AtomicU32 {
+        &self.counters[f as usize]
+    }
+
+    /// Makes the next `times` operations of kind `f` fail.
+    pub fn arm(&self, f: Fault, times: u32) {
+        self.slot(f).store(times, Ordering::SeqCst);
+    }
+
+    /// Consumes one armed fault of kind `f`; true when the operation must fail.
+    pub fn hit(&self, f: Fault) -> bool {
+        self.slot(f).fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
+    }
+
+    /// An error for an injected fault.
+    pub fn error(f: Fault, what: &str) -> anyhow::Error {
+        anyhow::anyhow!("{what} failed (injected fault: {f:?})")
+    }
+}
