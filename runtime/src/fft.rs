@@ -80,6 +80,12 @@ impl Fft {
         self.variant
     }
 
+    /// Compiles (or loads from the cache) every kernel a transform of size n needs.
+    pub fn prepare(&self, n: usize) -> Result<()> {
+        let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?;
+        self.kernels.prepare(self.variant, &shape.radices())
+    }
+
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the prime).
     pub fn plan(&self, n: usize, batch: usize) -> Result<Plan> {
         if !n.is_power_of_two() {
@@ -95,21 +101,29 @@ impl Fft {
         }
         let len = a.len() + b.len() - 1;
         let n = len.next_power_of_two().max(2);
-        let mut plan = self.plan(n, 1).context("the product is too long for this prime or device")?;
-        let pad = |v: &[BigUint]| {
-            let mut x = v.to_vec();
-            x.resize(n, BigUint::default());
-            x
+        let trace = std::env::var_os("SRGFN_TRACE").is_some();
+        let mut t = std::time::Instant::now();
+        let mut phase = |name: &str| {
+            if trace {
+                eprintln!("srgfn trace: poly_mul {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            }
+            t = std::time::Instant::now();
         };
-        let mut va = plan.upload(&pad(a))?;
-        let mut vb = plan.upload(&pad(b))?;
+        let mut plan = self.plan(n, 1).context("the product is too long for this prime or device")?;
+        phase("plan (twiddle table)");
+        let mut va = plan.upload_padded(a)?;
+        let mut vb = plan.upload_padded(b)?;
+        plan.finish()?;
+        phase("upload (conversion, transfer, layout)");
         plan.forward(&mut va)?;
         plan.forward(&mut vb)?;
         plan.pointwise_mul(&mut va, &vb)?;
         drop(vb);
         plan.inverse(&mut va)?;
-        let mut out = plan.download(&va)?;
-        out.truncate(len);
+        plan.finish()?;
+        phase("transforms and product");
+        let out = plan.download_prefix(&va, len)?;
+        phase("download (layout, transfer, conversion)");
         Ok(out)
     }
 }
@@ -181,43 +195,80 @@ impl Plan {
     /// Uploads N·batch values (< p each, vector after vector).
     pub fn upload(&mut self, values: &[BigUint]) -> Result<DeviceVec> {
         self.check_len(values.len())?;
+        self.upload_padded(values)
+    }
+
+    /// Uploads `values` followed by zeros up to N·batch elements.  The
+    /// conversion to digits runs in parallel straight into the element-major
+    /// words (no per-element allocation); the layout change runs on the device.
+    pub fn upload_padded(&mut self, values: &[BigUint]) -> Result<DeviceVec> {
+        let total = self.total();
+        if values.len() > total {
+            bail!("mismatched sizes: {} values do not fit a plan of {} elements", values.len(), total);
+        }
+        let k = self.fft.prime().k();
         let field = self.fft.field.clone();
-        let digits: Vec<Digits> =
-            values.par_iter().enumerate().map(|(i, v)| field.from_biguint(v).with_context(|| format!("element {i}"))).collect::<Result<_>>()?;
-        self.upload_digits(&digits)
+        let mut words = vec![0u64; total * k];
+        words[..values.len() * k]
+            .par_chunks_mut(k)
+            .zip(values.par_iter())
+            .enumerate()
+            .try_for_each(|(i, (dst, v))| -> Result<()> {
+                dst.copy_from_slice(&field.from_biguint(v).with_context(|| format!("element {i}"))?);
+                Ok(())
+            })?;
+        self.upload_words(words)
+    }
+
+    /// Uploads element-major words (k per element, already canonical).
+    fn upload_words(&mut self, words: Vec<u64>) -> Result<DeviceVec> {
+        let k = self.fft.prime().k();
+        let kernels = &self.fft.kernels;
+        kernels.write(&self.scratch, &words)?;
+        let buf = kernels.alloc(words.len())?;
+        kernels.transpose(&self.scratch, &buf, self.total() as u32, k as u32, 1)?;
+        Ok(DeviceVec { buf, len: self.total(), valid: true })
     }
 
     /// Uploads N·batch elements given as canonical digit vectors; the layout
     /// change to digit-major runs on the device.
     pub fn upload_digits(&mut self, elems: &[Digits]) -> Result<DeviceVec> {
         self.check_len(elems.len())?;
-        let k = self.fft.prime().k();
         for (i, e) in elems.iter().enumerate() {
             self.fft.field.validate(e).with_context(|| format!("element {i}"))?;
         }
-        let words: Vec<u64> = elems.iter().flatten().copied().collect();
-        let kernels = &self.fft.kernels;
-        kernels.write(&self.scratch, &words)?;
-        let buf = kernels.alloc(words.len())?;
-        kernels.transpose(&self.scratch, &buf, self.total() as u32, k as u32, 1)?;
-        Ok(DeviceVec { buf, len: elems.len(), valid: true })
+        self.upload_words(elems.iter().flatten().copied().collect())
     }
 
-    /// Reads a vector back as digit vectors (layout change on the device).
-    pub fn download_digits(&mut self, v: &DeviceVec) -> Result<Vec<Digits>> {
+    /// Element-major words of a vector (layout change on the device).
+    fn download_words(&mut self, v: &DeviceVec) -> Result<Vec<u64>> {
         self.check_vec(v)?;
         let k = self.fft.prime().k();
         let kernels = &self.fft.kernels;
         kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
-        let words = kernels.download(&self.scratch)?;
-        Ok(words.chunks(k).map(<[u64]>::to_vec).collect())
+        kernels.download(&self.scratch)
     }
 
-    /// Reads a vector back as values.
+    /// Reads a vector back as digit vectors.
+    pub fn download_digits(&mut self, v: &DeviceVec) -> Result<Vec<Digits>> {
+        let k = self.fft.prime().k();
+        Ok(self.download_words(v)?.chunks(k).map(<[u64]>::to_vec).collect())
+    }
+
+    /// Reads a vector back as values (converted in parallel).
     pub fn download(&mut self, v: &DeviceVec) -> Result<Vec<BigUint>> {
-        let digits = self.download_digits(v)?;
+        self.download_prefix(v, self.total())
+    }
+
+    /// The first `len` elements of a vector as values.
+    pub fn download_prefix(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<BigUint>> {
+        let k = self.fft.prime().k();
+        let words = self.download_words(v)?;
         let field = self.fft.field.clone();
-        digits.par_iter().map(|d| field.to_biguint(d).context("the device returned a non-canonical element")).collect()
+        words[..len.min(self.total()) * k]
+            .par_chunks(k)
+            .map(|d| field.to_biguint(d).context("the device returned a non-canonical element"))
+            .collect()
     }
 
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
