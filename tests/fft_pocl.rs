@@ -50,7 +50,7 @@ fn sizes(prime: &Prime) -> Vec<usize> {
     if kk <= 16 {
         s.push(kk * kk * kk);
     }
-    s.retain(|&n| n >= 2 && n <= 1 << 14);
+    s.retain(|&n| (2..=1 << 14).contains(&n));
     s.dedup();
     s
 }

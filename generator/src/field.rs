@@ -243,10 +243,6 @@ impl Field {
         Ok(self.pow(x, &e))
     }
 
-    /// Returns `true` for the zero element.
-    pub fn is_zero(&self, x: &[u64]) -> bool {
-        x.iter().all(|&d| d == 0)
-    }
 
     /// Inverse of a small integer n modulo p, as digits (used for 1/N scaling).
     pub fn inv_u64(&self, n: u64) -> Result<Digits, FieldError> {
@@ -264,10 +260,6 @@ impl Field {
         self.negacyclic_shift(&self.one(), s)
     }
 
-    /// True when x is one.
-    pub fn is_one(&self, x: &[u64]) -> bool {
-        x == self.one().as_slice()
-    }
 }
 
 /// Unsigned 192-bit accumulator for sums of at most 2^64 products below 2^128.

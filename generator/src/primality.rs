@@ -20,7 +20,7 @@ pub fn has_small_factor(r: u64, k: usize) -> bool {
         for _ in 0..k {
             acc = acc * rq % q as u128;
         }
-        (acc + 1) % q as u128 == 0
+        (acc + 1).is_multiple_of(q as u128)
     })
 }
 

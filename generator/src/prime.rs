@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::One;
 use serde::Serialize;
 
 use crate::error::PrimeError;
@@ -61,7 +61,7 @@ impl SparseRadix {
                 terms.len()
             )));
         }
-        terms.sort_by(|a, b| b.exp.cmp(&a.exp));
+        terms.sort_by_key(|t| std::cmp::Reverse(t.exp));
         if let Some(w) = terms.windows(2).find(|w| w[0].exp == w[1].exp) {
             return Err(PrimeError::Radix(format!("exponent 2^{} appears twice", w[0].exp)));
         }
@@ -366,11 +366,6 @@ pub fn catalog() -> &'static [Prime] {
 /// The catalog prime with that k, if any.
 pub fn catalog_prime(k: usize) -> Option<&'static Prime> {
     catalog().iter().find(|p| p.k() == k)
-}
-
-/// True when x is zero, one, or p - 1 – used by tests as edge values.
-pub fn is_trivial(prime: &Prime, x: &BigUint) -> bool {
-    x.is_zero() || x.is_one() || *x == prime.minus_one()
 }
 
 #[cfg(test)]

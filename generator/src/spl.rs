@@ -40,7 +40,7 @@ impl Spl {
         Spl::Identity(n)
     }
     pub fn stride_perm(n: usize, m: usize) -> Spl {
-        assert!(m > 0 && n % m == 0, "L^{n}_{m} needs m | n");
+        assert!(m > 0 && n.is_multiple_of(m), "L^{n}_{m} needs m | n");
         Spl::StridePerm { n, m }
     }
     pub fn twiddle(m: usize, n: usize) -> Spl {
@@ -154,19 +154,6 @@ impl Spl {
             }
         }
         rows
-    }
-
-    /// Number of DFT leaves of each size, for descriptors.
-    pub fn count_leaves(&self, size: usize) -> usize {
-        match self {
-            Spl::Dft(n) => (*n == size) as usize,
-            Spl::Tensor(a, b) => {
-                let rep = |s: &Spl| if let Spl::Identity(n) = s { *n } else { 1 };
-                a.count_leaves(size) * rep(b) + b.count_leaves(size) * rep(a)
-            }
-            Spl::Compose(f) => f.iter().map(|g| g.count_leaves(size)).sum(),
-            _ => 0,
-        }
     }
 }
 

@@ -189,7 +189,7 @@ impl Program {
     /// Unrolls any formula of size n | 2k built from DFT_2/DFT_4 leaves, permutations and twiddles.
     pub fn from_formula(k: usize, radix: Radix, formula: Spl) -> Result<Program, String> {
         let size = formula.check()?;
-        if !size.is_power_of_two() || size < 2 || (2 * k) % size != 0 {
+        if !size.is_power_of_two() || size < 2 || !(2 * k).is_multiple_of(size) {
             return Err(format!("formula {formula} has size {size}, which does not divide 2k = {}", 2 * k));
         }
         let mut u = Unroller { root_size: 2 * k, ready: vec![0; size], stages: Vec::new() };

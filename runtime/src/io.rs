@@ -91,7 +91,7 @@ pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<Digits>>
     if bytes.is_empty() {
         bail!("{name} contains no elements");
     }
-    if bytes.len() % (8 * k) != 0 {
+    if !bytes.len().is_multiple_of(8 * k) {
         bail!("{name}: {} bytes is not a whole number of elements ({} bytes each: k = {k} words)", bytes.len(), 8 * k);
     }
     bytes

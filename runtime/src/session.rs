@@ -58,7 +58,7 @@ impl Session {
         if let Some(p) = self.built.lock().expect("program map").get(&key) {
             return Ok(p.clone());
         }
-        let program = match self.cache.load(&key).and_then(|bin| self.from_binary(&bin).ok()) {
+        let program = match self.cache.load(&key).and_then(|bin| self.load_binary(&bin).ok()) {
             Some(p) => p,
             None => {
                 let (p, _log) = self.build(name, source)?;
@@ -76,7 +76,7 @@ impl Session {
         Ok(program)
     }
 
-    fn from_binary(&self, bin: &[u8]) -> Result<Program> {
+    fn load_binary(&self, bin: &[u8]) -> Result<Program> {
         let dev = self.device.ocl_device;
         let core = ocl::core::create_program_with_binary(self.context.as_core(), &[*dev.as_core()], &[bin])?;
         ocl::core::build_program(&core, Some(&[dev.as_core()]), &CString::new(BUILD_OPTIONS).expect("no NUL"), None, None)?;
