@@ -19,3 +19,4 @@ pub mod unroll;
 pub mod emit;
 pub mod inspect;
 pub mod plan;
+pub mod smallprimes;

@@ -287,6 +287,49 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     Ok(record(&prime, n, "baseline-notrick".into(), t, reps, bytes, ops, roof))
 }
 
+/// Times the "small primes" baseline of the thesis (ch. 7): s = 2k NTTs of
+/// size n over 32-bit Fourier primes plus the Garner recombination, on the
+/// same device, for comparison with the big-prime forward transform.
+pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usize, roof: &Roofline) -> Result<Record> {
+    let s = 2 * prime.k();
+    let mut sp = crate::smallprime::SmallPrimeFft::new(session, s, n)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let residues: Vec<u32> = (0..s).flat_map(|j| {
+        let q = sp.primes.q[j];
+        (0..n).map(|_| rng.gen_range(0..q) as u32).collect::<Vec<_>>()
+    }).collect();
+    sp.upload(&residues)?;
+    let mut run = || -> Result<(f64, f64)> {
+        let mut evs = sp.forward()?;
+        evs.push(sp.recombine()?);
+        let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
+        for ev in &evs {
+            ev.wait_for()?;
+            let a = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
+            let b = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+            first = first.min(a);
+            last = last.max(b);
+            busy += b - a;
+        }
+        Ok(((last - first) as f64 / 1e6, busy as f64 / 1e6))
+    };
+    for _ in 0..3 {
+        run()?;
+    }
+    let mut runs: Vec<(f64, f64)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
+    runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
+    let (med, busy) = runs[runs.len() / 2];
+    let t = (med, runs[0].0, runs[runs.len() - 1].0, busy);
+    let passes = (n.trailing_zeros() as usize).div_ceil(4) as u64;
+    let words = (s * n) as u64 * 4;
+    let bytes = passes * 3 * words + 2 * words; // read, write, twiddles per pass; recombination
+    let log_n = n.trailing_zeros() as f64;
+    // 32-bit Montgomery products counted as one multiply and 4 adds each
+    let mont = (s * n) as f64 * (log_n / 2.0 + 1.0) + (n * s * s) as f64 / 2.0;
+    let ops = (mont, 4.0 * mont + (n * s * s) as f64 * 2.0);
+    Ok(record(prime, n, format!("baseline-smallprimes-s{s}"), t, reps, bytes, ops, roof))
+}
+
 /// Writes an SVG plot: median time and % of roofline against log2 N.
 pub fn plot(records: &[Record], path: &std::path::Path, title: &str) -> Result<()> {
     use plotters::prelude::*;

@@ -13,6 +13,7 @@ pub mod io;
 pub mod kernels;
 pub mod layout;
 pub mod session;
+pub mod smallprime;
 
 pub use device::{list_devices, select_device, DeviceEntry};
 pub use fft::{DeviceVec, Fft, FftOptions, Plan};

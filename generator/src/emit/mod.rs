@@ -52,6 +52,7 @@ fn templates() -> &'static Tera {
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
             ("baseline.cl.tera", include_str!("../../../templates/baseline.cl.tera")),
+            ("smallprime.cl.tera", include_str!("../../../templates/smallprime.cl.tera")),
         ])
         .expect("templates parse");
         t.autoescape_on(vec![]);
@@ -219,6 +220,12 @@ pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant) -> Resu
     check_supported(prime)?;
     let program = Program::unroll_size(prime.k(), n, radix).map_err(EmitError::Unsupported)?;
     Ok(dft_kernel(prime, &program, variant, &field_header(prime)?)?.0)
+}
+
+/// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
+/// Garner recombination), self-contained.
+pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes) -> Result<String, EmitError> {
+    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp))
 }
 
 /// Emits every kernel for a prime and radix.

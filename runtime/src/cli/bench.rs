@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
-use srgfn::bench::{bench_forward, bench_notrick, measure_roofline, plot, Record, Roofline};
+use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, plot, Record, Roofline};
 use srgfn::io::write_atomic;
 use srgfn::{Fft, FftOptions};
 use srgfn_gen::emit::variants_for;
@@ -105,6 +105,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 let rec = bench_notrick(&fft, 1 << log_n, args.reps.min(10), &roof)?;
                 eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
                 records.push(rec);
+                // s = 2k 32-bit primes exist up to k = 12 and sizes up to 2^24
+                if 2 * prime.k() <= 24 && log_n <= 24 {
+                    let rec = bench_small_primes(&session, &prime, 1 << log_n, args.reps, &roof)?;
+                    eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
+                    records.push(rec);
+                }
             }
         }
     }
