@@ -1,0 +1,12 @@
+#!/bin/bash
+set -u
+B=./.gpu/srgfn
+R=/tmp/results; mkdir -p $R
+export SRGFN_CACHE_DIR=/tmp/srgfn-cache
+run() {
+  timeout $6 $B bench --prime "$2" --min-log $3 --max-log $4 --variants $5 --reps 20 --json $R/$1.json --plot $R/$1.svg > $R/$1.txt 2> $R/$1.log
+  echo "$1 rc=$?"; grep -v '^prime' $R/$1.txt | awk '{printf "%-18s %-5s %-26s %10s %6s\n", $1, $2, $3, $4, $8}'
+  tar cf $OUT/results.tar -C $R .
+}
+run k8 "(2^63+2^34)^8+1" 16 24 local 150
+run k4 "(2^64-2^50)^4+1" 16 24 local 120
