@@ -62,11 +62,19 @@ impl Roofline {
     }
 }
 
-fn event_ms(ev: &ocl::Event) -> Result<f64> {
-    ev.wait_for()?;
-    let s = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
-    let e = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
-    Ok(e.saturating_sub(s) as f64 / 1e6)
+/// Median time in ms of `runs` launches of a kernel after `warmup` launches.
+fn median_launch_ms(kernel: &Kernel, warmup: usize, runs: usize) -> Result<f64> {
+    let mut times = Vec::with_capacity(runs);
+    for i in 0..warmup + runs {
+        let mut ev = ocl::Event::empty();
+        // SAFETY: the micro-kernels' arguments are all set at build time.
+        unsafe { kernel.cmd().enew(&mut ev).enq()? };
+        let (span, _) = crate::kernels::event_span(std::slice::from_ref(&ev))?;
+        if i >= warmup {
+            times.push(span as f64 / 1e6);
+        }
+    }
+    Ok(median(&mut times))
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -84,16 +92,7 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
     let x = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).fill_val(7u64).build()?;
     let y = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).build()?;
     let copy = Kernel::builder().program(&program).name("copy16").queue(q.clone()).global_work_size(n2).arg(&x).arg(&y).build()?;
-    let mut times = Vec::new();
-    for i in 0..13 {
-        let mut ev = ocl::Event::empty();
-        unsafe { copy.cmd().enew(&mut ev).enq()? };
-        let t = event_ms(&ev)?;
-        if i >= 3 {
-            times.push(t);
-        }
-    }
-    let copy_gbs = 2.0 * (n2 * 16) as f64 / (median(&mut times) * 1e-3) / 1e9;
+    let copy_gbs = 2.0 * (n2 * 16) as f64 / (median_launch_ms(&copy, 3, 10)? * 1e-3) / 1e9;
     let items = (dev.compute_units.max(1) as usize) * 2048;
     let iters = 4096u32;
     let out = Buffer::<u64>::builder().queue(q.clone()).len(items).build()?;
@@ -105,16 +104,7 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
         }
         b.arg(iters);
         let kern = b.build()?;
-        let mut times = Vec::new();
-        for i in 0..8 {
-            let mut ev = ocl::Event::empty();
-            unsafe { kern.cmd().enew(&mut ev).enq()? };
-            let t = event_ms(&ev)?;
-            if i >= 2 {
-                times.push(t);
-            }
-        }
-        Ok(ops_per_iter * items as f64 * iters as f64 / (median(&mut times) * 1e-3) / 1e9)
+        Ok(ops_per_iter * items as f64 * iters as f64 / (median_launch_ms(&kern, 2, 6)? * 1e-3) / 1e9)
     };
     let mul_gops = rate("madd", 8.0, &[0x9e37_79b9_7f4a_7c15, 0xd1b5_4a32_d192_ed03])?;
     let add_gops = rate("addc", 12.0, &[0x9e37_79b9_7f4a_7c15])?;
@@ -302,16 +292,8 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     let mut run = || -> Result<(f64, f64)> {
         let mut evs = sp.forward()?;
         evs.push(sp.recombine()?);
-        let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
-        for ev in &evs {
-            ev.wait_for()?;
-            let a = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
-            let b = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
-            first = first.min(a);
-            last = last.max(b);
-            busy += b - a;
-        }
-        Ok(((last - first) as f64 / 1e6, busy as f64 / 1e6))
+        let (span, busy) = crate::kernels::event_span(&evs)?;
+        Ok((span as f64 / 1e6, busy as f64 / 1e6))
     };
     for _ in 0..3 {
         run()?;

@@ -19,6 +19,21 @@ fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m).max(1) * m
 }
 
+/// Waits for profiled events; returns (first start → last end, sum of their
+/// durations) in nanoseconds.
+pub fn event_span(events: &[ocl::Event]) -> Result<(u64, u64)> {
+    let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
+    for ev in events {
+        ev.wait_for()?;
+        let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
+        let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+        first = first.min(start);
+        last = last.max(end);
+        busy += end.saturating_sub(start);
+    }
+    Ok((last.saturating_sub(first.min(last)), busy))
+}
+
 /// Builds a kernel of `file` with the arguments in order and enqueues it.
 macro_rules! launch {
     ($self:ident, $file:expr, $name:expr, $gws:expr, $lws:expr, [$($arg:expr),*]) => {{
@@ -122,16 +137,7 @@ impl FieldKernels {
     /// end, sum of kernel times) in nanoseconds.
     pub fn stop_recording(&self) -> Result<(u64, u64)> {
         let events = self.events.lock().expect("event list").take().unwrap_or_default();
-        let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
-        for ev in &events {
-            ev.wait_for()?;
-            let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
-            let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
-            first = first.min(start);
-            last = last.max(end);
-            busy += end.saturating_sub(start);
-        }
-        Ok((last.saturating_sub(first.min(last)), busy))
+        event_span(&events)
     }
 
     /// Compiles (or loads) every program a list of launches needs, so that
