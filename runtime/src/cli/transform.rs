@@ -185,8 +185,8 @@ fn random_elements(prime: &Prime, n: &str, seed: u64) -> Result<Vec<BigUint>> {
 pub fn fft(args: FftArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let t0 = Instant::now();
-    let fft = args.dev.fft(&prime)?;
-    let field = fft.field().clone();
+    // input first: a bad file is reported before any device is opened
+    let field = srgfn_gen::Field::new(&prime);
     let input: Vec<Digits> = match (&args.input, &args.random) {
         (Some(path), None) => read_elements(path, &field, args.format)?,
         (None, Some(n)) => random_elements(&prime, n, args.seed)?.iter().map(|v| field.from_biguint(v)).collect::<Result<_, _>>()?,
@@ -196,6 +196,8 @@ pub fn fft(args: FftArgs) -> Result<()> {
     if !n.is_power_of_two() || n < 2 {
         bail!("the input has {n} elements: N must be a power of two, at least 2");
     }
+    prime.check_log_size(n.trailing_zeros())?;
+    let fft = args.dev.fft(&prime)?;
     let bar = spinner(&format!("{} FFT of N = {n}", if args.inverse { "inverse" } else { "forward" }));
     let mut plan = fft.plan(n, 1)?;
     let mut v = plan.upload_digits(&input)?;
@@ -231,11 +233,12 @@ fn eval(poly: &[BigUint], x: &BigUint, p: &BigUint) -> BigUint {
 pub fn polymul(args: PolymulArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let t0 = Instant::now();
-    let fft = args.dev.fft(&prime)?;
-    let field = fft.field().clone();
+    // inputs first: a bad file is reported before any device is opened
+    let field = srgfn_gen::Field::new(&prime);
     let to_values = |d: Vec<Digits>| -> Result<Vec<BigUint>> { d.iter().map(|e| Ok(field.to_biguint(e)?)).collect() };
     let a = to_values(read_elements(&args.a, &field, args.format)?)?;
     let b = to_values(read_elements(&args.b, &field, args.format)?)?;
+    let fft = args.dev.fft(&prime)?;
     let bar = spinner(&format!("product of {} × {} coefficients", a.len(), b.len()));
     let n = (a.len() + b.len() - 1).next_power_of_two().max(2);
     let t_build = Instant::now();
