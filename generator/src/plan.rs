@@ -2,10 +2,10 @@
 //!
 //! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly a last R < K (sizes that
 //! are not powers of K).  Each pass is one launch of a generated DFT_R kernel
-//! that applies its twiddles on load (ω_n^e = r^q · W[t], a shift and one
+//! that applies its twiddles on load (ω_n^e = r^q · `W[t]`, a shift and one
 //! general product) and stores in autosort order, so the output comes out in
 //! natural order with no transpose and no separate twiddle pass.  Twiddles use
-//! one table: W[t] = ω_N^t for t < N/K, with ω_N^{N/K} = r.
+//! one table: `W[t]` = ω_N^t for t < N/K, with ω_N^{N/K} = r.
 
 use serde::Serialize;
 
@@ -54,7 +54,7 @@ pub struct PlanShape {
     pub k: usize,
     /// The passes, in execution order.
     pub passes: Vec<Pass>,
-    /// Elements in the twiddle table W[t] = ω_N^t, t < N/K (0 when N ≤ K).
+    /// Elements in the twiddle table `W[t]` = ω_N^t, t < N/K (0 when N ≤ K).
     pub table_len: usize,
 }
 

@@ -86,8 +86,8 @@ pub struct SmallPrimes {
     pub q: Vec<u64>,
     /// −q^{−1} mod 2^32 (Montgomery).
     pub qinv: Vec<u64>,
-    /// Garner, in Montgomery form (× 2^32 mod q_j): c[j][i] = q_0 ⋯ q_{i−1},
-    /// inv[j] = (q_0 ⋯ q_{j−1})^{−1}.
+    /// Garner, in Montgomery form (× 2^32 mod q_j): `c[j][i]` = q_0 ⋯ q_{i−1},
+    /// `inv[j]` = (q_0 ⋯ q_{j−1})^{−1}.
     pub garner_c: Vec<Vec<u64>>,
     pub garner_inv: Vec<u64>,
     /// M_j = q_0 ⋯ q_{j−1} as s 32-bit words, least significant first.
@@ -173,7 +173,7 @@ impl SmallPrimes {
             .collect()
     }
 
-    /// The integer n < m with n ≡ residues[j] mod q_j (host reference, BigUint CRT).
+    /// The integer n < m with n ≡ `residues[j]` mod q_j (host reference, BigUint CRT).
     pub fn crt(&self, residues: &[u64]) -> BigUint {
         let m: BigUint = self.q.iter().map(|&q| BigUint::from(q)).product();
         let mut acc = BigUint::default();

@@ -7,8 +7,8 @@
 //! Butterflies are scheduled as soon as their slots are ready (ASAP), which
 //! groups them into stages of disjoint slots.  Invariants of the result:
 //! * inside a stage no slot is touched twice;
-//! * every shift is a constant s ∈ [0, 2K), shifts[0] of a butterfly is 0;
-//! * output j is slot `output_slots[j]` times r^{output_shifts[j]}.
+//! * every shift is a constant s ∈ \[0, 2K), `shifts[0]` of a butterfly is 0;
+//! * output j is slot `output_slots[j]` times r^`output_shifts[j]`.
 
 use serde::Serialize;
 
@@ -16,7 +16,7 @@ use crate::field::{Digits, Field};
 use crate::rules::{expand, Radix};
 use crate::spl::Spl;
 
-/// One DFT_2 or DFT_4 on `slots`, input i multiplied by r^{shifts[i]} first.
+/// One DFT_2 or DFT_4 on `slots`, input i multiplied by r^`shifts[i]` first.
 /// Outputs X_0 … X_{m−1} are written back to `slots` in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Butterfly {

@@ -202,14 +202,14 @@ impl FieldKernels {
     }
 
     /// Baseline "no trick": one radix-2 Stockham pass, every twiddle a general
-    /// product by W[e] = ω_n^e (e < n/2).
+    /// product by `W[e]` = ω_n^e (e < n/2).
     #[allow(clippy::too_many_arguments)]
     pub fn radix2_general(&self, x: &Buffer<u64>, y: &Buffer<u64>, w: &Buffer<u64>, plane: u64, n: u64, p: u64, count: u64) -> Result<()> {
         launch!(self, "baseline.cl", "radix2_general", round_up(count as usize, WG), Some(WG), [x, y, w, plane, n, p, count])
     }
 
     /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},
-    /// with W[t] = w^t, t < 2^log_t, w^{2^log_t} = r.
+    /// with `W[t]` = w^t, t < 2^log_t, w^{2^log_t} = r.
     #[allow(clippy::too_many_arguments)]
     pub fn twiddle(&self, x: &Buffer<u64>, plane: u64, w: &Buffer<u64>, log_t: u32, m: u32, j: u32, step: u64, count: u64) -> Result<()> {
         launch!(self, "twiddle.cl", "twiddle", round_up(count as usize, WG), Some(WG), [x, plane, w, log_t, m, j, step, count])
