@@ -123,12 +123,12 @@ pub mod model {
         (0.0, (6 + k.trailing_zeros() as usize + 2) as f64 * k as f64)
     }
     /// f_mul: k² products (low and high halves), 192-bit accumulation (4
-    /// adds per product), per coefficient a signed difference (~12 adds) and
-    /// one base-r split of 3 reciprocal steps (3 multiplies, ~12 adds each),
-    /// 6 layer selects, and 5 sums.
+    /// adds per product), per coefficient a signed sum with the carry (~20
+    /// adds) and one floor division by r of 2 reciprocal steps (3 multiplies,
+    /// ~12 adds each), and one final subtraction.
     pub fn mul(k: usize) -> (f64, f64) {
         let k = k as f64;
-        (2.0 * k * k + 9.0 * k, 4.0 * k * k + 54.0 * k + 30.0 * k)
+        (2.0 * k * k + 6.0 * k, 4.0 * k * k + 44.0 * k + 6.0 * k)
     }
 }
 
