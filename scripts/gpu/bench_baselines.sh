@@ -1,4 +1,6 @@
 #!/bin/bash
+# Usage (device machine): cargo build --release; mkdir -p .gpu; cp target/release/srgfn .gpu/; then run
+# this script there with .gpu carried; results land in $OUT/results.tar (JSON, SVG, tables).
 set -u
 B=./.gpu/srgfn
 R=/tmp/results; mkdir -p $R

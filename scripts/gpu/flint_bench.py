@@ -1,3 +1,5 @@
+# Usage (device machine, python-flint carried as a wheel): python3 scripts/gpu/flint_bench.py 20
+# with the release binary at .gpu/srgfn; writes $OUT/flint.json.
 """FLINT (python-flint, all CPU cores) against `srgfn polymul` on the GPU:
 the same 2^20 + 2^20 random coefficients over (2^63+2^34)^8+1, outputs compared."""
 import json, os, random, re, subprocess, sys, time
