@@ -80,8 +80,11 @@ fn enumerate_lower(below: u32, n: usize, acc: &mut Vec<Term>, f: &mut dyn FnMut(
 /// Primes r^k + 1 among the spec's radices, in enumeration order.
 /// `tick` is called once per candidate tested (for progress display).
 pub fn search(spec: &SearchSpec, tick: &(dyn Fn() + Sync)) -> Result<Vec<Prime>, PrimeError> {
-    let candidates = candidate_radices(spec)?;
-    let k = spec.k;
+    Ok(search_radices(candidate_radices(spec)?, spec.k, tick))
+}
+
+/// Primes r^k + 1 among `candidates` (from [`candidate_radices`]), in order.
+pub fn search_radices(candidates: Vec<SparseRadix>, k: usize, tick: &(dyn Fn() + Sync)) -> Vec<Prime> {
     let found: Vec<Option<Prime>> = candidates
         .into_par_iter()
         .map(|radix| {
@@ -95,10 +98,5 @@ pub fn search(spec: &SearchSpec, tick: &(dyn Fn() + Sync)) -> Result<Vec<Prime>,
             hit
         })
         .collect();
-    Ok(found.into_iter().flatten().collect())
-}
-
-/// Number of candidates a search will test (for a progress bar).
-pub fn candidate_count(spec: &SearchSpec) -> Result<usize, PrimeError> {
-    Ok(candidate_radices(spec)?.len())
+    found.into_iter().flatten().collect()
 }

@@ -72,6 +72,9 @@ pub struct FieldKernels {
     pub set: KernelSet,
     /// Base-case files of sizes n < K, emitted on demand.
     small: Mutex<BTreeMap<String, EmittedFile>>,
+    /// Built programs by file name: a launch looks its program up here
+    /// instead of hashing the source again.
+    programs: Mutex<BTreeMap<String, Program>>,
     /// When Some, every launch records its profiling event here (benchmarks).
     events: Mutex<Option<Vec<ocl::Event>>>,
 }
@@ -80,7 +83,7 @@ impl FieldKernels {
     /// Emits the kernels for `prime` and `radix` (nothing is compiled yet).
     pub fn new(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
         let set = emit::emit(prime, radix)?;
-        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default(), events: Mutex::default() })
+        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default(), programs: Mutex::default(), events: Mutex::default() })
     }
 
     /// Emits and compiles every file of the set; returns the build logs by file.
@@ -115,6 +118,9 @@ impl FieldKernels {
     }
 
     fn program(&self, file: &str) -> Result<Program> {
+        if let Some(p) = self.programs.lock().expect("program map").get(file) {
+            return Ok(p.clone());
+        }
         let source = match self.set.file(file) {
             Some(f) => f.source.clone(),
             None => self
@@ -125,7 +131,9 @@ impl FieldKernels {
                 .map(|f| f.source.clone())
                 .with_context(|| format!("kernel file {file} was not emitted"))?,
         };
-        self.session.program(&self.program_name(file), &source)
+        let program = self.session.program(&self.program_name(file), &source)?;
+        self.programs.lock().expect("program map").insert(file.to_string(), program.clone());
+        Ok(program)
     }
 
     /// Starts recording the profiling events of every launch.
@@ -153,16 +161,17 @@ impl FieldKernels {
         Ok(())
     }
 
-    /// File name of the DFT_n kernel of a variant, emitting it if n < K.
+    /// File and kernel name of DFT_n of a variant, emitting the file the
+    /// first time it is asked for when n < K.
     fn dft_file(&self, variant: Variant, n: usize) -> Result<(String, String)> {
-        if n == self.base_size() {
-            let name = emit::dft_name(&self.set.program, variant);
-            return Ok((format!("{name}.cl"), name));
+        let name = emit::dft_kernel_name(n, self.radix, variant);
+        let file = format!("{name}.cl");
+        if n != self.base_size() {
+            let mut small = self.small.lock().expect("kernel map");
+            if !small.contains_key(&file) {
+                small.insert(file.clone(), emit::emit_dft(&self.prime, n, self.radix, variant)?);
+            }
         }
-        let f = emit::emit_dft(&self.prime, n, self.radix, variant)?;
-        let name = f.name.trim_end_matches(".cl").to_string();
-        let file = f.name.clone();
-        self.small.lock().expect("kernel map").entry(file.clone()).or_insert(f);
         Ok((file, name))
     }
 

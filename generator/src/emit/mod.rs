@@ -137,19 +137,20 @@ impl KernelSet {
     pub fn file(&self, name: &str) -> Option<&EmittedFile> {
         self.files.iter().find(|f| f.name == name)
     }
-    /// Source of the base-case kernel of a variant, if emitted.
-    pub fn dft_file(&self, variant: Variant) -> Option<&EmittedFile> {
-        self.file(&format!("{}.cl", dft_name(&self.program, variant)))
-    }
 }
 
 pub fn dft_name(prog: &Program, variant: Variant) -> String {
+    dft_kernel_name(prog.size, prog.radix, variant)
+}
+
+/// Name of the DFT_n kernel (and, with `.cl`, its file) of a radix and variant.
+pub fn dft_kernel_name(n: usize, radix: Radix, variant: Variant) -> String {
     let v = match variant {
         Variant::Private => "private",
         Variant::Workgroup => "workgroup",
         Variant::Local => "local",
     };
-    format!("dft{}_r{}_{v}", prog.size, prog.radix.number())
+    format!("dft{n}_r{}_{v}", radix.number())
 }
 
 /// Checks that the generator supports the prime (k ≤ 128, r > 2k).

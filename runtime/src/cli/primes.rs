@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use srgfn_gen::roots::parse_log_size;
-use srgfn_gen::search::{candidate_count, search, SearchSpec};
+use srgfn_gen::search::{candidate_radices, search_radices, SearchSpec};
 use srgfn_gen::{catalog, Prime, PrimeInfo};
 
 #[derive(Subcommand, Debug)]
@@ -86,7 +86,8 @@ pub fn run(cmd: PrimesCommand) -> Result<()> {
         }
         PrimesCommand::Search { k, terms, w_min, w_max, json } => {
             let spec = SearchSpec { k, terms, w_min, w_max };
-            let total = candidate_count(&spec)?;
+            let candidates = candidate_radices(&spec)?;
+            let total = candidates.len();
             let bar = if std::io::stderr().is_terminal() {
                 let b = ProgressBar::new(total as u64);
                 b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} radices  {elapsed} (eta {eta})")?);
@@ -94,7 +95,7 @@ pub fn run(cmd: PrimesCommand) -> Result<()> {
             } else {
                 ProgressBar::hidden()
             };
-            let found = search(&spec, &|| bar.inc(1))?;
+            let found = search_radices(candidates, k, &|| bar.inc(1));
             bar.finish_and_clear();
             let infos: Vec<_> = found.iter().map(Prime::info).collect();
             print_infos(&infos, json)?;
