@@ -119,7 +119,7 @@ impl SmallPrimes {
             }
             garner_inv[j] = pow_mod(prod, q[j] - 2, q[j]);
         }
-        let mont = |x: u64, qj: u64| ((x as u128) << 32) as u128 % qj as u128;
+        let mont = |x: u64, qj: u64| ((x as u128) << 32) % qj as u128;
         for j in 0..s {
             for i in 0..j {
                 garner_c[j][i] = mont(garner_c[j][i], q[j]) as u64;
