@@ -4,7 +4,7 @@
 use num_bigint::BigUint;
 use rand::Rng;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::Variant;
+use srgfn_gen::emit::{MulForm, Variant};
 use srgfn_gen::reference::{naive_dft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog, Field, Prime};
@@ -59,8 +59,9 @@ fn sizes(prime: &Prime) -> Vec<usize> {
 fn forward_and_inverse_for_primes_up_to_k32() {
     let s = session();
     for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        for (radix, variant) in [(Radix::R2, None), (Radix::R4, Some(Variant::Workgroup))] {
-            let fft = Fft::with_options(&s, prime, FftOptions { radix: Some(radix), variant }).unwrap();
+        // the default form on PoCL is wide64: the radix-4 run covers limb22
+        for (radix, variant, mul) in [(Radix::R2, None, None), (Radix::R4, Some(Variant::Workgroup), Some(MulForm::Limb22))] {
+            let fft = Fft::with_options(&s, prime, FftOptions { radix: Some(radix), variant, mul }).unwrap();
             for n in sizes(prime) {
                 if prime.k() == 32 && n > 4096 && radix == Radix::R4 {
                     continue; // keep the k = 32 workgroup run short; radix 2 covers it
@@ -83,7 +84,8 @@ fn polynomial_products_match_schoolbook() {
     let s = session();
     let mut r = rng(77);
     for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        let fft = Fft::new(&s, prime).unwrap();
+        let mul = if prime.k() == 8 { Some(MulForm::Limb22) } else { None };
+        let fft = Fft::with_options(&s, prime, FftOptions { mul, ..FftOptions::default() }).unwrap();
         let lens: &[(usize, usize)] =
             if prime.k() == 8 { &[(1, 1), (1, 5), (2, 3), (17, 9), (100, 129), (255, 2)] } else { &[(1, 2), (13, 20)] };
         for &(la, lb) in lens {
@@ -147,4 +149,37 @@ fn bad_sizes_are_clear_errors() {
     let e = plan.upload(&bad).err().unwrap();
     assert!(format!("{e:#}").contains("element 3"), "{e:#}");
     assert!(fft.poly_mul(&[], &[BigUint::from(1u32)]).is_err());
+}
+
+/// The digit-word product (no base conversion) equals the value product, edge
+/// values included, and refuses malformed words.
+#[test]
+fn digit_word_products_match_value_products() {
+    let s = session();
+    let mut r = rng(91);
+    for prime in catalog().iter().filter(|p| [4, 8, 16].contains(&p.k())) {
+        let field = Field::new(prime);
+        let fft = Fft::new(&s, prime).unwrap();
+        let (la, lb) = (37, 20);
+        let mut a: Vec<Vec<u64>> = (0..la).map(|_| srgfn_suite::random_digits(&field, &mut r)).collect();
+        let b: Vec<Vec<u64>> = (0..lb).map(|_| srgfn_suite::random_digits(&field, &mut r)).collect();
+        for (i, e) in edge_values(&field).into_iter().enumerate().take(la) {
+            a[i] = e;
+        }
+        let got = fft.poly_mul_digits(&a.concat(), &b.concat()).unwrap();
+        let vals = |d: &[Vec<u64>]| d.iter().map(|e| field.to_biguint(e).unwrap()).collect::<Vec<_>>();
+        let want = schoolbook_mul(prime, &vals(&a), &vals(&b));
+        let got: Vec<BigUint> = got.chunks(prime.k()).map(|e| field.to_biguint(e).expect("canonical output")).collect();
+        assert_eq!(got, want, "{prime}");
+        assert_eq!(fft.poly_mul(&vals(&a), &vals(&b)).unwrap(), want, "{prime} (values)");
+        let mut bad = a.concat();
+        bad[0] = prime.r(); // a digit r below the top: never canonical
+        let err = format!("{:#}", fft.poly_mul_digits(&bad, &b.concat()).unwrap_err());
+        assert!(err.contains("element 0"), "{err}");
+        let err = format!("{:#}", fft.poly_mul_digits(&a.concat()[1..], &b.concat()).unwrap_err());
+        assert!(err.contains("not whole elements"), "{err}");
+        let too_big = vec![prime.modulus().clone()];
+        let err = format!("{:#}", fft.poly_mul(&too_big, &vals(&b)).unwrap_err());
+        assert!(err.contains("element 0"), "{err}");
+    }
 }

@@ -7,7 +7,7 @@ use rand::Rng;
 use srgfn::kernels::FieldKernels;
 use srgfn::layout::{from_digit_major, to_digit_major};
 use srgfn::Session;
-use srgfn_gen::emit::Variant;
+use srgfn_gen::emit::{MulForm, Variant};
 use srgfn_gen::plan::Pass;
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
@@ -20,8 +20,8 @@ fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests")
 }
 
-fn build(s: &Session, prime: &Prime, radix: Radix) -> FieldKernels {
-    let fk = FieldKernels::new(s, prime, radix).unwrap();
+fn build(s: &Session, prime: &Prime, radix: Radix, mul: MulForm) -> FieldKernels {
+    let fk = FieldKernels::with_mul(s, prime, radix, mul).unwrap();
     for (file, log) in &fk.build_all().unwrap_or_else(|e| panic!("{e:#}")) {
         assert!(!log.to_lowercase().contains("warning"), "{prime} {file} builds with warnings:\n{log}");
     }
@@ -210,14 +210,16 @@ fn check_transpose(fk: &FieldKernels, prime: &Prime) {
 fn kernels_for_primes_up_to_k32_match_the_host() {
     let s = session();
     for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        for radix in [Radix::R2, Radix::R4] {
-            let fk = build(&s, prime, radix);
-            if radix == Radix::R2 {
-                check_field_ops(&fk, prime);
-                check_twiddle(&fk, prime, 2, 3);
-                check_transpose(&fk, prime);
+        for mul in [MulForm::Wide64, MulForm::Limb22] {
+            for radix in [Radix::R2, Radix::R4] {
+                let fk = build(&s, prime, radix, mul);
+                if radix == Radix::R2 {
+                    check_field_ops(&fk, prime);
+                    check_twiddle(&fk, prime, 2, 3);
+                    check_transpose(&fk, prime);
+                }
+                check_dft(&fk, prime);
             }
-            check_dft(&fk, prime);
         }
     }
 }
@@ -226,11 +228,10 @@ fn kernels_for_primes_up_to_k32_match_the_host() {
 fn kernels_for_k64_and_k128_match_the_host() {
     let s = session();
     for prime in catalog().iter().filter(|p| p.k() >= 64) {
-        for radix in [Radix::R2, Radix::R4] {
-            let fk = build(&s, prime, radix);
-            if radix == Radix::R2 {
-                check_field_ops(&fk, prime);
-            }
+        // each multiplication form once, with field ops and both pass kinds
+        for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
+            let fk = build(&s, prime, radix, mul);
+            check_field_ops(&fk, prime);
             check_pass(&fk, prime, prime.base_size(), prime.base_size(), 1, 1);
             check_pass(&fk, prime, 2, 2 * prime.base_size(), prime.base_size(), 1);
             assert_eq!(fk.variants(), vec![Variant::Workgroup]);
@@ -248,8 +249,8 @@ fn a_searched_prime_with_three_terms_works_too() {
     .unwrap();
     let prime = found.first().expect("some 3-term prime with w = 58, k = 4").clone();
     let s = session();
-    for radix in [Radix::R2, Radix::R4] {
-        let fk = build(&s, &prime, radix);
+    for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
+        let fk = build(&s, &prime, radix, mul);
         check_field_ops(&fk, &prime);
         check_dft(&fk, &prime);
         let prog = Program::unroll(prime.k(), radix).unwrap();

@@ -163,14 +163,18 @@ pub struct Record {
     pub k: usize,
     pub n: usize,
     pub log_n: u32,
-    /// "srgfn-r2-private", "srgfn-r4-workgroup", "baseline-notrick", …
+    /// "srgfn-r2-local-limb22", "srgfn-r4-workgroup-wide64", "baseline-notrick", …
     pub variant: String,
+    /// f_mul's form ("wide64" or "limb22"; "" for the small-prime baseline).
+    pub mul: String,
     pub median_ms: f64,
     pub min_ms: f64,
     pub max_ms: f64,
     pub reps: usize,
     /// Sum of kernel times (the median run), to show launch gaps.
     pub busy_ms: f64,
+    /// Each kernel's time in the median run, in launch order (passes).
+    pub kernel_ms: Vec<f64>,
     pub bytes: u64,
     /// 64-bit multiplies and adds of the operation model.
     pub muls: f64,
@@ -189,8 +193,11 @@ fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
     (0..len).map(|_| (0..k).map(|_| rng.gen_range(0..r)).collect()).collect()
 }
 
-/// Runs `f` warm `reps` times and returns (median, min, max, busy of the median run) in ms.
-fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<(f64, f64, f64, f64)> {
+/// Times of a benchmark in ms: median, min, max, busy and each kernel of the median run.
+type Times = (f64, f64, f64, f64, Vec<f64>);
+
+/// Runs `f` warm `reps` times and returns its [`Times`].
+fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
     for _ in 0..3 {
         f()?;
     }
@@ -199,16 +206,17 @@ fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Resul
     for _ in 0..reps {
         fft.kernels().start_recording();
         f()?;
-        let (span, busy) = fft.kernels().stop_recording()?;
-        runs.push((span as f64 / 1e6, busy as f64 / 1e6));
+        let (span, busy, each) = fft.kernels().stop_recording_each()?;
+        runs.push((span as f64 / 1e6, busy as f64 / 1e6, each.iter().map(|&t| t as f64 / 1e6).collect::<Vec<_>>()));
     }
     runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
-    let (med, busy) = runs[runs.len() / 2];
-    Ok((med, runs[0].0, runs[runs.len() - 1].0, busy))
+    let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0);
+    let (med, busy, each) = runs.swap_remove(runs.len() / 2);
+    Ok((med, lo, hi, busy, each))
 }
 
 #[allow(clippy::too_many_arguments)]
-fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), reps: usize, bytes: u64, ops: (f64, f64), roof: &Roofline) -> Record {
+fn record(prime: &Prime, n: usize, variant: String, mul: &str, t: Times, reps: usize, bytes: u64, ops: (f64, f64), roof: &Roofline) -> Record {
     let roofline_ms = (bytes as f64 / (roof.copy_gbs * 1e9)).max(roof.compute_s(ops.0, ops.1)) * 1e3;
     Record {
         prime: prime.to_string(),
@@ -216,11 +224,13 @@ fn record(prime: &Prime, n: usize, variant: String, t: (f64, f64, f64, f64), rep
         n,
         log_n: n.trailing_zeros(),
         variant,
+        mul: mul.to_string(),
         median_ms: t.0,
         min_ms: t.1,
         max_ms: t.2,
         reps,
         busy_ms: t.3,
+        kernel_ms: t.4,
         bytes,
         muls: ops.0,
         adds: ops.1,
@@ -237,8 +247,9 @@ pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: 
     let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
     let t = time_runs(fft, reps, || plan.forward(&mut v))?;
     let shape = plan.shape().clone();
-    let variant = format!("srgfn-r{}-{:?}", radix.number(), fft.variant()).to_lowercase();
-    Ok(record(fft.prime(), n, variant, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof))
+    let mul = fft.kernels().mul.name();
+    let variant = format!("srgfn-r{}-{:?}-{mul}", radix.number(), fft.variant()).to_lowercase();
+    Ok(record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof))
 }
 
 /// Times the "no trick" baseline: radix-2 passes, every twiddle a general product.
@@ -274,7 +285,7 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     let bytes = log_n as u64 * (2 * data_bytes + data_bytes / 2);
     let per_bf = add2(add2((0.0, 0.0), model::add(k), 2.0), model::mul(k), 1.0);
     let ops = (log_n as f64 * (n as f64 / 2.0) * per_bf.0, log_n as f64 * (n as f64 / 2.0) * per_bf.1);
-    Ok(record(&prime, n, "baseline-notrick".into(), t, reps, bytes, ops, roof))
+    Ok(record(&prime, n, "baseline-notrick".into(), fft.kernels().mul.name(), t, reps, bytes, ops, roof))
 }
 
 /// Times the "small primes" baseline of the thesis (ch. 7): s = 2k NTTs of
@@ -301,7 +312,7 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     let mut runs: Vec<(f64, f64)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
     runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
     let (med, busy) = runs[runs.len() / 2];
-    let t = (med, runs[0].0, runs[runs.len() - 1].0, busy);
+    let t = (med, runs[0].0, runs[runs.len() - 1].0, busy, Vec::new());
     let passes = (n.trailing_zeros() as usize).div_ceil(4) as u64;
     let words = (s * n) as u64 * 4;
     let bytes = passes * 3 * words + 2 * words; // read, write, twiddles per pass; recombination
@@ -309,7 +320,7 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     // 32-bit Montgomery products counted as one multiply and 4 adds each
     let mont = (s * n) as f64 * (log_n / 2.0 + 1.0) + (n * s * s) as f64 / 2.0;
     let ops = (mont, 4.0 * mont + (n * s * s) as f64 * 2.0);
-    Ok(record(prime, n, format!("baseline-smallprimes-s{s}"), t, reps, bytes, ops, roof))
+    Ok(record(prime, n, format!("baseline-smallprimes-s{s}"), "", t, reps, bytes, ops, roof))
 }
 
 /// Writes an SVG plot: median time and % of roofline against log2 N.

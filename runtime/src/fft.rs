@@ -23,7 +23,7 @@ use anyhow::{bail, Context as _, Result};
 use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
-use srgfn_gen::emit::{self, Variant};
+use srgfn_gen::emit::{self, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
@@ -44,8 +44,10 @@ pub struct Fft {
 pub struct FftOptions {
     /// Radix of the DFT_K expansion (default 2).
     pub radix: Option<Radix>,
-    /// Base-case variant (default: "private" for k ≤ 16, else "workgroup").
+    /// Base-case variant (default: the first of [`emit::variants_for`]).
     pub variant: Option<Variant>,
+    /// Multiplication form (default: [`crate::kernels::default_mul`]).
+    pub mul: Option<MulForm>,
 }
 
 impl Fft {
@@ -55,7 +57,11 @@ impl Fft {
 
     pub fn with_options(session: &Session, prime: &Prime, opts: FftOptions) -> Result<Fft> {
         let radix = opts.radix.unwrap_or(Radix::R2);
-        let kernels = FieldKernels::new(session, prime, radix)?;
+        let mul = match opts.mul {
+            Some(m) => m,
+            None => crate::kernels::default_mul(session, prime)?,
+        };
+        let kernels = FieldKernels::with_mul(session, prime, radix, mul)?;
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {
@@ -95,24 +101,48 @@ impl Fft {
     }
 
     /// Product of two polynomials mod p (coefficients lowest degree first).
+    /// The values are converted to and from base r on the device.
     pub fn poly_mul(&self, a: &[BigUint], b: &[BigUint]) -> Result<Vec<BigUint>> {
-        if a.is_empty() || b.is_empty() {
+        self.product(a.len(), b.len(), |plan, first| plan.upload_padded(if first { a } else { b }), |plan, v, len| plan.download_prefix(v, len))
+    }
+
+    /// Product of two polynomials given as canonical digit vectors stored
+    /// element after element (k words per coefficient, least significant digit
+    /// first, as `srgfn fft --format bin`); returns the la + lb − 1
+    /// coefficients in the same layout.  No base conversion: the fastest path.
+    pub fn poly_mul_digits(&self, a: &[u64], b: &[u64]) -> Result<Vec<u64>> {
+        let k = self.prime().k();
+        if !a.len().is_multiple_of(k) || !b.len().is_multiple_of(k) {
+            bail!("digit vectors of {} and {} words are not whole elements of k = {k} digits", a.len(), b.len());
+        }
+        let (la, lb) = (a.len() / k, b.len() / k);
+        self.product(la, lb, |plan, first| plan.upload_digit_words(if first { a } else { b }), |plan, v, len| plan.download_digit_words(v, len))
+    }
+
+    /// The product driver: uploads both factors (padded to N ≥ la + lb − 1),
+    /// two forward transforms, the pointwise product, one inverse, and the
+    /// download of the first la + lb − 1 elements; `SRGFN_TRACE` prints the phases.
+    fn product<T>(
+        &self,
+        la: usize,
+        lb: usize,
+        upload: impl Fn(&mut Plan, bool) -> Result<DeviceVec>,
+        download: impl FnOnce(&mut Plan, &DeviceVec, usize) -> Result<T>,
+    ) -> Result<T> {
+        if la == 0 || lb == 0 {
             bail!("polynomial product of an empty polynomial: give at least one coefficient each");
         }
-        let len = a.len() + b.len() - 1;
+        let len = la + lb - 1;
         let n = len.next_power_of_two().max(2);
-        let trace = std::env::var_os("SRGFN_TRACE").is_some();
         let mut t = std::time::Instant::now();
         let mut phase = |name: &str| {
-            if trace {
-                eprintln!("srgfn trace: poly_mul {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-            }
+            trace_phase(&format!("poly_mul {name}"), t);
             t = std::time::Instant::now();
         };
         let mut plan = self.plan(n, 1).context("the product is too long for this prime or device")?;
         phase("plan (twiddle table)");
-        let mut va = plan.upload_padded(a)?;
-        let mut vb = plan.upload_padded(b)?;
+        let mut va = upload(&mut plan, true)?;
+        let mut vb = upload(&mut plan, false)?;
         plan.finish()?;
         phase("upload (conversion, transfer, layout)");
         plan.forward(&mut va)?;
@@ -122,7 +152,7 @@ impl Fft {
         plan.inverse(&mut va)?;
         plan.finish()?;
         phase("transforms and product");
-        let out = plan.download_prefix(&va, len)?;
+        let out = download(&mut plan, &va, len)?;
         phase("download (layout, transfer, conversion)");
         Ok(out)
     }
@@ -174,7 +204,7 @@ impl Plan {
         let kernels = fft.kernels.clone();
         kernels.prepare(fft.variant, &shape.radices())?;
         let scratch = kernels.alloc(total * k)?;
-        let table = if shape.table_len > 0 { kernels.upload(&twiddle_table(&fft.field, &shape)?)? } else { kernels.upload(&vec![0; k])? };
+        let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         Ok(Plan { fft, shape, scratch, table, n_inv })
     }
@@ -198,61 +228,83 @@ impl Plan {
         self.upload_padded(values)
     }
 
-    /// Uploads `values` followed by zeros up to N·batch elements.  The
-    /// conversion to digits runs in parallel straight into the element-major
-    /// words (no per-element allocation); the layout change runs on the device.
+    /// Uploads `values` followed by zeros up to N·batch elements.  The host
+    /// only checks each value against p and copies its binary words (in
+    /// parallel); the conversion to base r, the zero padding and the layout
+    /// change run on the device (`from_binary`).
     pub fn upload_padded(&mut self, values: &[BigUint]) -> Result<DeviceVec> {
         let total = self.total();
         if values.len() > total {
             bail!("mismatched sizes: {} values do not fit a plan of {} elements", values.len(), total);
         }
+        let prime = self.fft.prime().clone();
+        let (k, p) = (prime.k(), prime.modulus());
+        let mut words = vec![0u64; values.len() * k];
+        words.par_chunks_mut(k).zip(values.par_iter()).enumerate().try_for_each(|(i, (dst, v))| -> Result<()> {
+            if v >= p {
+                return Err(srgfn_gen::FieldError::Value { value: v.to_string(), prime: prime.to_string() })
+                    .with_context(|| format!("element {i}"));
+            }
+            dst.iter_mut().zip(v.iter_u64_digits()).for_each(|(d, w)| *d = w);
+            Ok(())
+        })?;
+        let kernels = &self.fft.kernels;
+        kernels.write(&self.scratch, &words)?;
+        let buf = kernels.alloc(total * k)?;
+        kernels.from_binary(&self.scratch, &buf, total as u64, values.len() as u64, total as u64)?;
+        Ok(DeviceVec { buf, len: total, valid: true })
+    }
+
+    /// Uploads element-major words (k per element, already canonical),
+    /// zero-padded to N·batch elements; the layout change runs on the device.
+    fn upload_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
+        let (k, total) = (self.fft.prime().k(), self.total());
+        let kernels = &self.fft.kernels;
+        kernels.write(&self.scratch, words)?;
+        if words.len() < total * k {
+            self.scratch.cmd().offset(words.len()).fill(0, Some(total * k - words.len())).enq().context("cannot clear device memory")?;
+        }
+        let buf = kernels.alloc(total * k)?;
+        kernels.transpose(&self.scratch, &buf, total as u32, k as u32, 1)?;
+        Ok(DeviceVec { buf, len: total, valid: true })
+    }
+
+    /// Uploads canonical digit vectors stored element after element (k words
+    /// each, at most N·batch elements, zero-padded); checked in parallel.
+    pub fn upload_digit_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
         let k = self.fft.prime().k();
-        let field = self.fft.field.clone();
-        let mut words = vec![0u64; total * k];
-        words[..values.len() * k]
-            .par_chunks_mut(k)
-            .zip(values.par_iter())
-            .enumerate()
-            .try_for_each(|(i, (dst, v))| -> Result<()> {
-                dst.copy_from_slice(&field.from_biguint(v).with_context(|| format!("element {i}"))?);
-                Ok(())
-            })?;
+        if !words.len().is_multiple_of(k) || words.len() > self.total() * k {
+            bail!("mismatched sizes: {} words are not at most {} elements of k = {k} digits", words.len(), self.total());
+        }
+        let field = &self.fft.field;
+        words.par_chunks(k).enumerate().try_for_each(|(i, e)| field.validate(e).with_context(|| format!("element {i}")))?;
         self.upload_words(words)
     }
 
-    /// Uploads element-major words (k per element, already canonical).
-    fn upload_words(&mut self, words: Vec<u64>) -> Result<DeviceVec> {
+    /// The first `len` elements of a vector as digit words, element after element.
+    pub fn download_digit_words(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<u64>> {
+        self.check_vec(v)?;
         let k = self.fft.prime().k();
         let kernels = &self.fft.kernels;
-        kernels.write(&self.scratch, &words)?;
-        let buf = kernels.alloc(words.len())?;
-        kernels.transpose(&self.scratch, &buf, self.total() as u32, k as u32, 1)?;
-        Ok(DeviceVec { buf, len: self.total(), valid: true })
+        kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
+        kernels.download_prefix(&self.scratch, len.min(self.total()) * k)
     }
 
     /// Uploads N·batch elements given as canonical digit vectors; the layout
     /// change to digit-major runs on the device.
     pub fn upload_digits(&mut self, elems: &[Digits]) -> Result<DeviceVec> {
         self.check_len(elems.len())?;
-        for (i, e) in elems.iter().enumerate() {
-            self.fft.field.validate(e).with_context(|| format!("element {i}"))?;
-        }
-        self.upload_words(elems.iter().flatten().copied().collect())
-    }
-
-    /// Element-major words of a vector (layout change on the device).
-    fn download_words(&mut self, v: &DeviceVec) -> Result<Vec<u64>> {
-        self.check_vec(v)?;
         let k = self.fft.prime().k();
-        let kernels = &self.fft.kernels;
-        kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
-        kernels.download(&self.scratch)
+        if let Some(i) = elems.iter().position(|e| e.len() != k) {
+            return Err(srgfn_gen::FieldError::Length { got: elems[i].len(), k }).with_context(|| format!("element {i}"));
+        }
+        self.upload_digit_words(&elems.concat())
     }
 
     /// Reads a vector back as digit vectors.
     pub fn download_digits(&mut self, v: &DeviceVec) -> Result<Vec<Digits>> {
         let k = self.fft.prime().k();
-        Ok(self.download_words(v)?.chunks(k).map(<[u64]>::to_vec).collect())
+        Ok(self.download_digit_words(v, self.total())?.chunks(k).map(<[u64]>::to_vec).collect())
     }
 
     /// Reads a vector back as values (converted in parallel).
@@ -260,15 +312,35 @@ impl Plan {
         self.download_prefix(v, self.total())
     }
 
-    /// The first `len` elements of a vector as values.
+    /// The first `len` elements of a vector as values: converted to binary
+    /// words on the device (`to_binary`), read back, and wrapped as integers
+    /// in parallel.
     pub fn download_prefix(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<BigUint>> {
+        self.check_vec(v)?;
         let k = self.fft.prime().k();
-        let words = self.download_words(v)?;
-        let field = self.fft.field.clone();
-        words[..len.min(self.total()) * k]
+        let len = len.min(self.total());
+        let kernels = &self.fft.kernels;
+        let t = std::time::Instant::now();
+        kernels.to_binary(&v.buf, &self.scratch, self.total() as u64, len as u64)?;
+        self.finish()?;
+        trace_phase("download: to_binary", t);
+        let t = std::time::Instant::now();
+        let words = kernels.download_prefix(&self.scratch, len * k)?;
+        trace_phase("download: read", t);
+        let t = std::time::Instant::now();
+        let p = self.fft.prime().modulus();
+        let out = words
             .par_chunks(k)
-            .map(|d| field.to_biguint(d).context("the device returned a non-canonical element"))
-            .collect()
+            .map(|w| {
+                let v = crate::layout::biguint_from_words(w);
+                if &v >= p {
+                    bail!("the device returned a value ≥ p ({v})");
+                }
+                Ok(v)
+            })
+            .collect();
+        trace_phase("download: integers", t);
+        out
     }
 
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
@@ -340,27 +412,40 @@ impl Plan {
     }
 }
 
-/// W[t] = ω_N^t for t < N/K, digit-major (computed on the host in parallel chunks).
-fn twiddle_table(field: &Field, shape: &PlanShape) -> Result<Vec<u64>> {
-    let prime = field.prime();
-    let p = prime.modulus();
-    let w = prime.root_of_unity(shape.log_n)?;
+/// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
+fn trace_phase(name: &str, t: std::time::Instant) {
+    if std::env::var_os("SRGFN_TRACE").is_some() {
+        eprintln!("srgfn trace: {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    }
+}
+
+/// Powers w^(start + i·step), i < count, as digit vectors (host products).
+fn powers(field: &Field, w: &BigUint, start: usize, step: usize, count: usize) -> Result<Vec<Digits>> {
+    let p = field.prime().modulus();
+    let mut acc = field.from_biguint(&w.modpow(&BigUint::from(start as u64), p))?;
+    let ws = field.from_biguint(&w.modpow(&BigUint::from(step as u64), p))?;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let next = field.mul(&acc, &ws);
+        out.push(std::mem::replace(&mut acc, next));
+    }
+    Ok(out)
+}
+
+/// The device table W[t] = ω_N^t for t < N/K, digit-major: the host computes
+/// the C = 2^⌈log₂(len)/2⌉ powers B[j] = ω^j and the len/C powers A[i] = ω^{iC},
+/// and the device forms every W[iC + j] = A[i]·B[j] (`outer_product`).
+fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Result<Buffer<u64>> {
+    let k = field.prime().k();
     let len = shape.table_len;
-    const CHUNK: usize = 4096;
-    let elems: Vec<Digits> = (0..len.div_ceil(CHUNK))
-        .into_par_iter()
-        .flat_map_iter(|c| {
-            let start = c * CHUNK;
-            let mut acc = w.modpow(&BigUint::from(start as u64), p);
-            let mut out = Vec::with_capacity(CHUNK);
-            for _ in start..(start + CHUNK).min(len) {
-                out.push(field.from_biguint(&acc).expect("below p"));
-                acc = acc * &w % p;
-            }
-            out
-        })
-        .collect();
-    Ok(crate::layout::to_digit_major(&elems, prime.k()))
+    let w = field.prime().root_of_unity(shape.log_n)?;
+    let log_c = len.trailing_zeros().div_ceil(2);
+    let c = 1usize << log_c;
+    let (a, b) = rayon::join(|| powers(field, &w, 0, c, len / c), || powers(field, &w, 0, 1, c));
+    let (a, b) = (kernels.upload(&crate::layout::to_digit_major(&a?, k))?, kernels.upload(&crate::layout::to_digit_major(&b?, k))?);
+    let table = kernels.alloc(len * k)?;
+    kernels.outer_product(&a, &b, &table, log_c, len as u64)?;
+    Ok(table)
 }
 
 /// Refuses a plan whose buffers do not fit the device, before allocating.

@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use rayon::prelude::*;
 use anyhow::{Context as _, Result};
 use ocl::{Buffer, Kernel, Program, SpatialDims};
-use srgfn_gen::emit::{self, EmittedFile, KernelSet, Variant, TILE};
+use srgfn_gen::emit::{self, EmittedFile, KernelSet, MulForm, Variant, TILE};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -63,12 +64,25 @@ macro_rules! launch {
     }};
 }
 
+/// The multiplication form for a device and prime: `SRGFN_MUL` (wide64 or
+/// limb22) when set, else limb22 on GPUs for k ≥ 32 and wide64 otherwise.
+/// Measured on the H200 (docs/performance.md, v5): wide64 is 10% faster at
+/// k = 4, 8 and 16 (where f_mul is fully unrolled), limb22 16% faster at k = 32.
+pub fn default_mul(session: &Session, prime: &Prime) -> Result<MulForm> {
+    match std::env::var("SRGFN_MUL") {
+        Ok(v) if !v.is_empty() => Ok(MulForm::parse(&v).context("in SRGFN_MUL")?),
+        _ => Ok(if session.device.is_gpu() && prime.k() >= 32 { MulForm::Limb22 } else { MulForm::Wide64 }),
+    }
+}
+
 /// The emitted kernels of one prime and radix on a session; programs are
 /// compiled on first use (and cached by the session).
 pub struct FieldKernels {
     pub session: Session,
     pub prime: Prime,
     pub radix: Radix,
+    /// How f_mul forms its digit products (see [`default_mul`]).
+    pub mul: MulForm,
     pub set: KernelSet,
     /// Base-case files of sizes n < K, emitted on demand.
     small: Mutex<BTreeMap<String, EmittedFile>>,
@@ -80,10 +94,25 @@ pub struct FieldKernels {
 }
 
 impl FieldKernels {
-    /// Emits the kernels for `prime` and `radix` (nothing is compiled yet).
+    /// Emits the kernels for `prime` and `radix` with the device's default
+    /// multiplication form (nothing is compiled yet).
     pub fn new(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
-        let set = emit::emit(prime, radix)?;
-        Ok(FieldKernels { session: session.clone(), prime: prime.clone(), radix, set, small: Mutex::default(), programs: Mutex::default(), events: Mutex::default() })
+        Self::with_mul(session, prime, radix, default_mul(session, prime)?)
+    }
+
+    /// Emits the kernels with a chosen multiplication form.
+    pub fn with_mul(session: &Session, prime: &Prime, radix: Radix, mul: MulForm) -> Result<FieldKernels> {
+        let set = emit::emit(prime, radix, mul)?;
+        Ok(FieldKernels {
+            session: session.clone(),
+            prime: prime.clone(),
+            radix,
+            mul,
+            set,
+            small: Mutex::default(),
+            programs: Mutex::default(),
+            events: Mutex::default(),
+        })
     }
 
     /// Emits and compiles every file of the set; returns the build logs by file.
@@ -148,6 +177,19 @@ impl FieldKernels {
         event_span(&events)
     }
 
+    /// Like [`Self::stop_recording`], with each launch's duration (ns) in order.
+    pub fn stop_recording_each(&self) -> Result<(u64, u64, Vec<u64>)> {
+        let events = self.events.lock().expect("event list").take().unwrap_or_default();
+        let (span, busy) = event_span(&events)?;
+        let mut each = Vec::with_capacity(events.len());
+        for ev in &events {
+            let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
+            let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+            each.push(end.saturating_sub(start));
+        }
+        Ok((span, busy, each))
+    }
+
     /// Compiles (or loads) every program a list of launches needs, so that
     /// later launches do not pay for compilation.
     pub fn prepare(&self, variant: Variant, dft_sizes: &[usize]) -> Result<()> {
@@ -169,7 +211,7 @@ impl FieldKernels {
         if n != self.base_size() {
             let mut small = self.small.lock().expect("kernel map");
             if !small.contains_key(&file) {
-                small.insert(file.clone(), emit::emit_dft(&self.prime, n, self.radix, variant)?);
+                small.insert(file.clone(), emit::emit_dft(&self.prime, n, self.radix, variant, self.mul)?);
             }
         }
         Ok((file, name))
@@ -251,6 +293,22 @@ impl FieldKernels {
         launch!(self, "pointwise.cl", "reverse_scale", round_up(total as usize, WG), Some(WG), [x, y, c, plane, n, total])
     }
 
+    /// X (digit-major, plane stride `plane`) ← the first `count` values of B
+    /// (k binary words each, below p), zeros up to element n.
+    pub fn from_binary(&self, b: &Buffer<u64>, x: &Buffer<u64>, plane: u64, count: u64, n: u64) -> Result<()> {
+        launch!(self, "pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG), [b, x, plane, count, n])
+    }
+
+    /// W[t] ← A[t >> log_c]·B[t mod 2^log_c] for t < n (all digit-major).
+    pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
+        launch!(self, "pointwise.cl", "outer_product", round_up(n as usize, WG), Some(WG), [a, b, w, log_c, n])
+    }
+
+    /// B ← the first n elements of X as k binary words each.
+    pub fn to_binary(&self, x: &Buffer<u64>, b: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
+        launch!(self, "pointwise.cl", "to_binary", round_up(n as usize, WG), Some(WG), [x, b, plane, n])
+    }
+
     /// A device buffer holding `words`.
     pub fn upload(&self, words: &[u64]) -> Result<Buffer<u64>> {
         self.check_alloc(words.len())?;
@@ -289,10 +347,18 @@ impl FieldKernels {
 
     /// Reads a buffer back (waits for the queue).
     pub fn download(&self, b: &Buffer<u64>) -> Result<Vec<u64>> {
+        self.download_prefix(b, b.len())
+    }
+
+    /// Reads the first `len` words of a buffer back (waits for the queue).
+    pub fn download_prefix(&self, b: &Buffer<u64>, len: usize) -> Result<Vec<u64>> {
         if self.session.faults.hit(crate::faults::Fault::Read) {
             return Err(crate::faults::Faults::error(crate::faults::Fault::Read, "read from the device"));
         }
-        let mut v = vec![0u64; b.len()];
+        let mut v = vec![0u64; len.min(b.len())];
+        // fault the fresh pages in from every core: the driver's copy would
+        // otherwise take them one at a time
+        v.par_chunks_mut(512).for_each(|c| unsafe { std::ptr::write_volatile(c.as_mut_ptr(), 0) });
         b.read(&mut v).enq().context("cannot read results back from the device")?;
         Ok(v)
     }

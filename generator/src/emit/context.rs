@@ -16,7 +16,7 @@ pub fn mg_reciprocal(d: u64) -> u64 {
     (u128::MAX / d as u128 - (1u128 << 64)) as u64
 }
 
-pub fn field(prime: &Prime) -> Context {
+pub fn field(prime: &Prime, mul: super::MulForm) -> Context {
     let r = prime.r();
     let shift = r.leading_zeros();
     let norm = r << shift;
@@ -32,6 +32,11 @@ pub fn field(prime: &Prime) -> Context {
     c.insert("r_recip_hex", &format!("0x{:016x}", mg_reciprocal(norm)));
     c.insert("digits", &(0..prime.k()).collect::<Vec<_>>());
     c.insert("top", &(prime.k() - 1));
+    c.insert("mul_limb22", &(mul == super::MulForm::Limb22));
+    // f_mul's loops fully unrolled (every array index a constant, so the
+    // accumulators stay in registers) up to k = 16; above, the k^2 products
+    // would be too much straight-line code
+    c.insert("mul_unroll", if prime.k() <= 16 { "    #pragma unroll" } else { "" });
     // rotation amounts of the barrel shifter in f_shift: 1, 2, 4, …, k/2
     c.insert("shift_bits", &(0..prime.k().trailing_zeros()).map(|b| 1usize << b).collect::<Vec<_>>());
     c

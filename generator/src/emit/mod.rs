@@ -87,6 +87,36 @@ pub enum Variant {
     Local,
 }
 
+/// How `f_mul` forms its k² digit products (the only part of the field
+/// arithmetic with a device-dependent best form; the result is the same).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MulForm {
+    /// 64×64→128-bit products (`mul_hi`) accumulated in 192 bits with carries:
+    /// for devices with a native 64-bit multiplier (CPUs).
+    #[default]
+    Wide64,
+    /// 22-bit limbs: 9 exact 32×32→64-bit multiply-adds per digit product into
+    /// carry-free 64-bit buckets: for GPUs, whose 64-bit multiplies are emulated.
+    Limb22,
+}
+
+impl MulForm {
+    pub fn parse(s: &str) -> Result<MulForm, EmitError> {
+        match s {
+            "wide64" => Ok(MulForm::Wide64),
+            "limb22" => Ok(MulForm::Limb22),
+            _ => Err(EmitError::Unsupported(format!("unknown multiplication form '{s}': use wide64 or limb22"))),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            MulForm::Wide64 => "wide64",
+            MulForm::Limb22 => "limb22",
+        }
+    }
+}
+
 /// DFTs per work-group and work-items per DFT of the "local" variant of DFT_n.
 pub fn local_shape(k: usize, n: usize) -> (usize, usize) {
     let tpd = (n / 2).max(1);
@@ -116,6 +146,7 @@ pub struct Manifest {
     pub r: String,
     pub base_size: usize,
     pub radix: usize,
+    pub mul: MulForm,
     pub kernels: Vec<KernelEntry>,
 }
 
@@ -168,9 +199,9 @@ pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
 }
 
 /// The field header (constants and arithmetic) for a prime.
-pub fn field_header(prime: &Prime) -> Result<String, EmitError> {
+pub fn field_header(prime: &Prime, mul: MulForm) -> Result<String, EmitError> {
     check_supported(prime)?;
-    render("field.cl.tera", &context::field(prime))
+    render("field.cl.tera", &context::field(prime, mul))
 }
 
 /// Variants emitted for a prime, the default first: "local" for k ≤ 32,
@@ -217,10 +248,10 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
 }
 
 /// The base-case kernel file of DFT_n (n | 2k) for a variant, self-contained.
-pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant) -> Result<EmittedFile, EmitError> {
+pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant, mul: MulForm) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll_size(prime.k(), n, radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime)?)?.0)
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime, mul)?)?.0)
 }
 
 /// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
@@ -229,11 +260,11 @@ pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes) -> Result<String,
     render("smallprime.cl.tera", &crate::smallprimes::template_context(sp))
 }
 
-/// Emits every kernel for a prime and radix.
-pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
+/// Emits every kernel for a prime, radix and multiplication form.
+pub fn emit(prime: &Prime, radix: Radix, mul: MulForm) -> Result<KernelSet, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll(prime.k(), radix).map_err(EmitError::Unsupported)?;
-    let header = field_header(prime)?;
+    let header = field_header(prime, mul)?;
     let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
@@ -250,7 +281,7 @@ pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
     for (file, tpl, kernel_names) in [
         ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
         ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"]),
+        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale", "from_binary", "to_binary", "outer_product"]),
         ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
     ] {
         let src = render(tpl, &ctx)?;
@@ -267,6 +298,7 @@ pub fn emit(prime: &Prime, radix: Radix) -> Result<KernelSet, EmitError> {
         r: prime.r().to_string(),
         base_size: size,
         radix: radix.number(),
+        mul,
         kernels,
     };
     Ok(KernelSet { program, files, manifest })
@@ -290,6 +322,24 @@ fn aux_entry(name: &str, file: &str) -> KernelEntry {
             "baseline: radix-2 Stockham pass, every twiddle a general product".into(),
             &["X: in", "Y: out", "W: table w^e, e < n/2", "plane: ulong", "n: ulong", "p: ulong", "count: ulong (= total/2)"],
             "count",
+            "any".into(),
+        ),
+        "from_binary" => (
+            "X_e ← Σ_i B[e·k + i] 2^(64 i) in base r (0 for e ≥ count)".into(),
+            &["B: in, k binary words per element", "X: out, digit-major", "plane: ulong", "count: ulong (values given)", "n: ulong (elements written)"],
+            "n",
+            "any".into(),
+        ),
+        "outer_product" => (
+            "W[t] ← A[t >> log_c]·B[t mod 2^log_c] (twiddle tables)".into(),
+            &["A: in, n >> log_c elements", "B: in, 2^log_c elements", "W: out, n elements", "log_c: uint", "n: ulong"],
+            "n",
+            "any".into(),
+        ),
+        "to_binary" => (
+            "B[e·k + i] ← word i of X_e in binary".into(),
+            &["X: in, digit-major", "B: out, k binary words per element", "plane: ulong", "n: ulong"],
+            "n",
             "any".into(),
         ),
         "scale" => ("X ← c·X".into(), &["X: inout", "C: constant element", "plane: ulong", "n: ulong"], "n", "any".into()),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, plot, Record, Roofline};
 use srgfn::io::write_atomic;
 use srgfn::{Fft, FftOptions};
-use srgfn_gen::emit::variants_for;
+use srgfn_gen::emit::{variants_for, MulForm};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 
@@ -39,6 +39,9 @@ pub struct BenchArgs {
     /// Base-case variants to run (default: every variant emitted for the prime).
     #[arg(long, value_delimiter = ',')]
     pub variants: Vec<String>,
+    /// f_mul forms to run (wide64, limb22); default: the device's default only.
+    #[arg(long, value_delimiter = ',')]
+    pub muls: Vec<String>,
     /// Skip the "no trick" baseline.
     #[arg(long)]
     pub no_baselines: bool,
@@ -77,6 +80,11 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     } else {
         args.prime.iter().map(|p| (p.clone(), 10, 20)).collect()
     };
+    let muls: Vec<Option<MulForm>> = if args.muls.is_empty() {
+        vec![args.dev.mul.as_deref().map(MulForm::parse).transpose()?]
+    } else {
+        args.muls.iter().map(|m| MulForm::parse(m).map(Some)).collect::<Result<_, _>>()?
+    };
     let mut records = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
@@ -94,10 +102,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                     if !args.variants.is_empty() && !args.variants.contains(&name) {
                         continue;
                     }
-                    let fft = Fft::with_options(&session, &prime, FftOptions { radix: Some(radix), variant: Some(variant) })?;
-                    let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof)?;
-                    eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms  {:>5.1}% of roofline", rec.prime, rec.variant, rec.median_ms, rec.pct_roofline);
-                    records.push(rec);
+                    for &mul in &muls {
+                        let fft = Fft::with_options(&session, &prime, FftOptions { radix: Some(radix), variant: Some(variant), mul })?;
+                        let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof)?;
+                        eprintln!("{:<22} 2^{log_n:<3} {:<29} {:>10.4} ms  {:>5.1}% of roofline", rec.prime, rec.variant, rec.median_ms, rec.pct_roofline);
+                        records.push(rec);
+                    }
                 }
             }
             if !args.no_baselines {

@@ -24,6 +24,10 @@ pub struct EmitArgs {
     /// Folder to write the .cl files and manifest.json into (created if missing).
     #[arg(long)]
     pub out: PathBuf,
+    /// How f_mul forms its digit products: wide64 (64-bit products, CPUs) or
+    /// limb22 (22-bit limbs, GPUs).
+    #[arg(long, default_value = "wide64")]
+    pub mul: String,
 }
 
 #[derive(Args, Debug)]
@@ -55,7 +59,7 @@ pub fn parse_radix(r: u32) -> Result<Radix> {
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = parse_radix(args.radix)?;
-    let set = emit::emit(&prime, radix)?;
+    let set = emit::emit(&prime, radix, emit::MulForm::parse(&args.mul)?)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create output folder {}", args.out.display()))?;
     for f in &set.files {
         write_atomic(&args.out.join(&f.name), f.source.as_bytes())?;

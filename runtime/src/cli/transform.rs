@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use srgfn::cache::ProgramCache;
 use srgfn::io::{encode, read_elements, write_output, Format};
 use srgfn::{select_device, Fft, FftOptions, Session};
-use srgfn_gen::emit::Variant;
+use srgfn_gen::emit::{MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::roots::parse_log_size;
 use srgfn_gen::{Digits, Prime};
@@ -35,6 +35,9 @@ pub struct DeviceOpts {
     /// Base-case variant: local (k ≤ 32), private (k ≤ 16) or workgroup; default: the first emitted.
     #[arg(long)]
     pub variant: Option<String>,
+    /// How f_mul forms its digit products: wide64 or limb22; default: limb22 on GPUs, else wide64 (or SRGFN_MUL).
+    #[arg(long)]
+    pub mul: Option<String>,
 }
 
 impl DeviceOpts {
@@ -51,7 +54,8 @@ impl DeviceOpts {
             Some("local") => Some(Variant::Local),
             Some(v) => bail!("unknown variant '{v}': use local, private or workgroup"),
         };
-        Fft::with_options(&self.session()?, prime, FftOptions { radix: Some(parse_radix(self.radix)?), variant })
+        let mul = self.mul.as_deref().map(MulForm::parse).transpose()?;
+        Fft::with_options(&self.session()?, prime, FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul })
     }
 }
 
@@ -235,21 +239,24 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
     let t0 = Instant::now();
     // inputs first: a bad file is reported before any device is opened
     let field = srgfn_gen::Field::new(&prime);
-    let to_values = |d: Vec<Digits>| -> Result<Vec<BigUint>> { d.iter().map(|e| Ok(field.to_biguint(e)?)).collect() };
-    let a = to_values(read_elements(&args.a, &field, args.format)?)?;
-    let b = to_values(read_elements(&args.b, &field, args.format)?)?;
+    let (a, b) = (read_elements(&args.a, &field, args.format)?, read_elements(&args.b, &field, args.format)?);
     let fft = args.dev.fft(&prime)?;
     let bar = spinner(&format!("product of {} × {} coefficients", a.len(), b.len()));
     let n = (a.len() + b.len() - 1).next_power_of_two().max(2);
     let t_build = Instant::now();
     fft.prepare(n)?; // kernels compiled or loaded from the cache, outside the timing
     let t_build = t_build.elapsed();
+    // digit words in and out: the timed product does no base conversion
+    let (wa, wb): (Vec<u64>, Vec<u64>) = (a.concat(), b.concat());
     let t1 = Instant::now();
-    let c = fft.poly_mul(&a, &b)?;
+    let wc = fft.poly_mul_digits(&wa, &wb)?;
     let t_mul = t1.elapsed();
     bar.finish_and_clear();
+    let digits: Vec<Digits> = wc.chunks(prime.k()).map(<[u64]>::to_vec).collect();
     if args.verify {
         let p = prime.modulus();
+        let to_values = |d: &[Digits]| -> Result<Vec<BigUint>> { d.iter().map(|e| Ok(field.to_biguint(e)?)).collect() };
+        let (a, b, c) = (to_values(&a)?, to_values(&b)?, to_values(&digits)?);
         let mut rng = rand::rngs::StdRng::seed_from_u64(t0.elapsed().as_nanos() as u64);
         for _ in 0..2 {
             let x = rng.gen_biguint_below(p);
@@ -259,13 +266,12 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
         }
         eprintln!("srgfn: verified C(x) = A(x)·B(x) at 2 random points mod p");
     }
-    let digits: Vec<Digits> = c.iter().map(|v| field.from_biguint(v)).collect::<Result<_, _>>()?;
     write_output(args.output.as_deref(), &encode(&digits, &field, args.format)?)?;
     eprintln!(
         "srgfn: product of {} × {} coefficients ({} out, N = 2^{}) over {} on {}: {:.1} ms, {:.0} ms total ({:.0} ms kernel build)",
         a.len(),
         b.len(),
-        c.len(),
+        digits.len(),
         n.trailing_zeros(),
         prime,
         fft.session().device.describe(),
