@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage (device machine): cargo build --release; mkdir -p .gpu; cp target/release/srgfn .gpu/; then run
+# (Older: the v2 suite.) Usage (device machine): cargo build --release; mkdir -p .gpu; cp target/release/srgfn .gpu/; then run
 # this script there with .gpu carried; results land in $OUT/results.tar (JSON, SVG, tables).
 set -u
 B=./.gpu/srgfn
