@@ -257,16 +257,9 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     let prime = fft.prime().clone();
     let k = prime.k();
     let log_n = n.trailing_zeros();
-    let field = fft.field().clone();
-    let p = prime.modulus();
     let w = prime.root_of_unity(log_n)?;
     // W[e] = ω_n^e, e < n/2
-    let mut table = Vec::with_capacity(n / 2);
-    let mut acc = num_bigint::BigUint::from(1u32);
-    for _ in 0..(n / 2).max(1) {
-        table.push(field.from_biguint(&acc)?);
-        acc = acc * &w % p;
-    }
+    let table = crate::fft::powers(fft.field(), &w, 0, 1, (n / 2).max(1))?;
     let kernels = fft.kernels();
     let tb = kernels.upload(&crate::layout::to_digit_major(&table, k))?;
     let data = random_digits(fft, n, 7);

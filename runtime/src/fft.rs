@@ -322,11 +322,8 @@ impl Plan {
         let kernels = &self.fft.kernels;
         let t = std::time::Instant::now();
         kernels.to_binary(&v.buf, &self.scratch, self.total() as u64, len as u64)?;
-        self.finish()?;
-        trace_phase("download: to_binary", t);
-        let t = std::time::Instant::now();
         let words = kernels.download_prefix(&self.scratch, len * k)?;
-        trace_phase("download: read", t);
+        trace_phase("download: to_binary and read", t);
         let t = std::time::Instant::now();
         let p = self.fft.prime().modulus();
         let out = words
@@ -420,7 +417,7 @@ fn trace_phase(name: &str, t: std::time::Instant) {
 }
 
 /// Powers w^(start + i·step), i < count, as digit vectors (host products).
-fn powers(field: &Field, w: &BigUint, start: usize, step: usize, count: usize) -> Result<Vec<Digits>> {
+pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, count: usize) -> Result<Vec<Digits>> {
     let p = field.prime().modulus();
     let mut acc = field.from_biguint(&w.modpow(&BigUint::from(start as u64), p))?;
     let ws = field.from_biguint(&w.modpow(&BigUint::from(step as u64), p))?;

@@ -23,16 +23,22 @@ fn round_up(n: usize, m: usize) -> usize {
 /// Waits for profiled events; returns (first start → last end, sum of their
 /// durations) in nanoseconds.
 pub fn event_span(events: &[ocl::Event]) -> Result<(u64, u64)> {
-    let (mut first, mut last, mut busy) = (u64::MAX, 0u64, 0u64);
+    let (span, busy, _) = event_times(events)?;
+    Ok((span, busy))
+}
+
+/// Like [`event_span`], with each event's duration (ns) in order.
+pub fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
+    let (mut first, mut last, mut each) = (u64::MAX, 0u64, Vec::with_capacity(events.len()));
     for ev in events {
         ev.wait_for()?;
         let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
         let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
         first = first.min(start);
         last = last.max(end);
-        busy += end.saturating_sub(start);
+        each.push(end.saturating_sub(start));
     }
-    Ok((last.saturating_sub(first.min(last)), busy))
+    Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each))
 }
 
 /// Builds a kernel of `file` with the arguments in order and enqueues it.
@@ -180,14 +186,7 @@ impl FieldKernels {
     /// Like [`Self::stop_recording`], with each launch's duration (ns) in order.
     pub fn stop_recording_each(&self) -> Result<(u64, u64, Vec<u64>)> {
         let events = self.events.lock().expect("event list").take().unwrap_or_default();
-        let (span, busy) = event_span(&events)?;
-        let mut each = Vec::with_capacity(events.len());
-        for ev in &events {
-            let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
-            let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
-            each.push(end.saturating_sub(start));
-        }
-        Ok((span, busy, each))
+        event_times(&events)
     }
 
     /// Compiles (or loads) every program a list of launches needs, so that
