@@ -185,6 +185,11 @@ pub struct Record {
     /// max(bytes / copy bandwidth, multiplies / multiply rate + adds / add rate).
     pub roofline_ms: f64,
     pub pct_roofline: f64,
+    /// General twiddle products (f_mul) of the transform.
+    pub twiddle_products: f64,
+    /// Those products at the product-core rate measured by the micro-benchmark
+    /// (0 when not measured): a floor independent of the operation model.
+    pub core_floor_ms: f64,
 }
 
 fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
@@ -238,18 +243,39 @@ fn record(prime: &Prime, n: usize, variant: String, mul: &str, t: Times, reps: u
         gops: (ops.0 + ops.1) / (t.0 * 1e-3) / 1e9,
         roofline_ms,
         pct_roofline: 100.0 * roofline_ms / t.0,
+        twiddle_products: 0.0,
+        core_floor_ms: 0.0,
     }
 }
 
-/// Times the forward transform of a plan of size n (one vector).
-pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: usize, roof: &Roofline) -> Result<Record> {
+/// General twiddle products (f_mul calls) of one forward transform of a plan:
+/// inputs t > 0 of blocks with κ > 0, in every pass after the first.
+pub fn twiddle_products(shape: &PlanShape) -> f64 {
+    let total = (shape.n * shape.batch) as f64;
+    shape
+        .passes
+        .iter()
+        .filter(|p| p.p > 1)
+        .map(|p| total / p.radix as f64 * (p.radix - 1) as f64 * (1.0 - 1.0 / p.p as f64))
+        .sum()
+}
+
+/// Times the forward transform of a plan of size n (one vector); with the
+/// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
+pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: usize, roof: &Roofline, core_rate_g: Option<f64>) -> Result<Record> {
     let mut plan = fft.plan(n, 1)?;
     let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
     let t = time_runs(fft, reps, || plan.forward(&mut v))?;
     let shape = plan.shape().clone();
     let mul = fft.kernels().mul.name();
-    let variant = format!("srgfn-r{}-{:?}-{mul}", radix.number(), fft.variant()).to_lowercase();
-    Ok(record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof))
+    let ptx = if fft.kernels().opts.ptx { "-ptx" } else { "" };
+    let variant = format!("srgfn-r{}-{}-{mul}{ptx}", radix.number(), fft.variant().name());
+    let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
+    rec.twiddle_products = twiddle_products(&shape);
+    if let Some(g) = core_rate_g {
+        rec.core_floor_ms = rec.twiddle_products / (g * 1e9) * 1e3;
+    }
+    Ok(rec)
 }
 
 /// Times the "no trick" baseline: radix-2 passes, every twiddle a general product.

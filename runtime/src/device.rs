@@ -38,6 +38,10 @@ impl DeviceEntry {
     pub fn is_gpu(&self) -> bool {
         self.kind == "GPU"
     }
+    /// NVIDIA's OpenCL platform, whose compiler accepts inline PTX.
+    pub fn is_nvidia(&self) -> bool {
+        self.platform.contains("NVIDIA")
+    }
     /// "NVIDIA H100 (NVIDIA CUDA, driver 580.1)".
     pub fn describe(&self) -> String {
         format!("{} ({}, driver {})", self.name.trim(), self.platform.trim(), self.driver_version.trim())

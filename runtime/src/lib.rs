@@ -6,12 +6,14 @@
 
 pub mod bench;
 pub mod cache;
+pub mod check;
 pub mod device;
 pub mod faults;
 pub mod fft;
 pub mod io;
 pub mod kernels;
 pub mod layout;
+pub mod microbench;
 pub mod session;
 pub mod smallprime;
 

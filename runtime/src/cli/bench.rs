@@ -7,8 +7,9 @@ use clap::Args;
 use serde::Serialize;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, plot, Record, Roofline};
 use srgfn::io::write_atomic;
+use srgfn::microbench::MicroRecord;
 use srgfn::{Fft, FftOptions};
-use srgfn_gen::emit::{variants_for, MulForm};
+use srgfn_gen::emit::{variants_for, KernelOptions, MulForm};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 
@@ -45,6 +46,13 @@ pub struct BenchArgs {
     /// Skip the "no trick" baseline.
     #[arg(long)]
     pub no_baselines: bool,
+    /// Also compare every f_mul form (with and without PTX on NVIDIA) in the
+    /// arithmetic micro-benchmarks, and skip nothing else.
+    #[arg(long)]
+    pub micro: bool,
+    /// Only the arithmetic micro-benchmarks (implies --micro).
+    #[arg(long)]
+    pub micro_only: bool,
     /// Write every record (and the roofline) as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -60,6 +68,28 @@ struct Report<'a> {
     device: String,
     roofline: Roofline,
     records: &'a [Record],
+    micro: &'a [MicroRecord],
+}
+
+/// The option sets the micro-benchmarks compare: the device's default, or
+/// (with --micro) every f_mul form, with and without PTX where it is available.
+fn micro_forms(session: &srgfn::Session, prime: &srgfn_gen::Prime, radix: Radix, all: bool, mul: Option<MulForm>) -> Result<Vec<KernelOptions>> {
+    let ptx = srgfn::kernels::default_ptx(session);
+    if !all {
+        let mul = match mul {
+            Some(m) => m,
+            None => srgfn::kernels::default_mul(session, prime)?,
+        };
+        return Ok(vec![KernelOptions { radix, mul, ptx }]);
+    }
+    let mut v = Vec::new();
+    for mul in MulForm::ALL {
+        v.push(KernelOptions { radix, mul, ptx: false });
+        if ptx {
+            v.push(KernelOptions { radix, mul, ptx: true });
+        }
+    }
+    Ok(v)
 }
 
 pub fn bench(args: BenchArgs) -> Result<()> {
@@ -86,8 +116,23 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         args.muls.iter().map(|m| MulForm::parse(m).map(Some)).collect::<Result<_, _>>()?
     };
     let mut records = Vec::new();
+    let mut micro = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
+        let forms = micro_forms(&session, &prime, Radix::R2, args.micro || args.micro_only, muls[0])?;
+        let (m, failed) = srgfn::microbench::run(&session, &prime, &forms, args.reps.min(10))?;
+        for (form, err) in failed {
+            eprintln!("{prime} micro: f_mul form {form} does not build: {err}");
+        }
+        for r in &m {
+            eprintln!("{:<22} micro {:<5} {:<7}{:<4} {:>10.4} ms  {:>8.2} G/s", r.prime, r.kernel, r.mul, if r.ptx { " ptx" } else { "" }, r.median_ms, r.rate_g);
+        }
+        // the product-core rate of the form the transforms use
+        let core_rate = m.iter().find(|r| r.kernel == "core").map(|r| r.rate_g);
+        micro.extend(m);
+        if args.micro_only {
+            continue;
+        }
         let (lo, hi) = (args.min_log.unwrap_or(lo), args.max_log.unwrap_or(hi).min(prime.two_adicity()));
         for log_n in lo..=hi {
             let shape = PlanShape::new(&prime, log_n, 1)?;
@@ -98,13 +143,13 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             for &r in &args.radices {
                 let radix = Radix::from_number(r).map_err(anyhow::Error::msg)?;
                 for variant in variants_for(&prime) {
-                    let name = format!("{variant:?}").to_lowercase();
+                    let name = variant.name().to_string();
                     if !args.variants.is_empty() && !args.variants.contains(&name) {
                         continue;
                     }
                     for &mul in &muls {
                         let fft = Fft::with_options(&session, &prime, FftOptions { radix: Some(radix), variant: Some(variant), mul })?;
-                        let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof)?;
+                        let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof, core_rate)?;
                         eprintln!("{:<22} 2^{log_n:<3} {:<29} {:>10.4} ms  {:>5.1}% of roofline", rec.prime, rec.variant, rec.median_ms, rec.pct_roofline);
                         records.push(rec);
                     }
@@ -125,27 +170,35 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         }
     }
     if let Some(path) = &args.json {
-        let report = Report { device: session.device.describe(), roofline: roof, records: &records };
+        let report = Report { device: session.device.describe(), roofline: roof, records: &records, micro: &micro };
         write_atomic(path, (serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
     }
     if let Some(path) = &args.plot {
         plot(&records, path, session.device.name.trim())?;
     }
-    println!(
-        "{:<22} {:>6} {:<22} {:>11} {:>9} {:>9} {:>11} {:>7}",
-        "prime", "N", "variant", "median ms", "GB/s", "Gops/s", "roofline ms", "% roof"
-    );
+    if !micro.is_empty() {
+        println!("{:<22} {:<6} {:<12} {:>10} {:>10}", "prime", "kernel", "f_mul", "median ms", "G/s");
+        for r in &micro {
+            println!("{:<22} {:<6} {:<12} {:>10.4} {:>10.2}", r.prime, r.kernel, format!("{}{}", r.mul, if r.ptx { "+ptx" } else { "" }), r.median_ms, r.rate_g);
+        }
+    }
+    if !records.is_empty() {
+        println!(
+            "{:<22} {:>6} {:<30} {:>11} {:>9} {:>11} {:>7} {:>11}",
+            "prime", "N", "variant", "median ms", "GB/s", "roofline ms", "% roof", "core floor"
+        );
+    }
     for r in &records {
         println!(
-            "{:<22} {:>6} {:<22} {:>11.4} {:>9.1} {:>9.1} {:>11.4} {:>7.1}",
+            "{:<22} {:>6} {:<30} {:>11.4} {:>9.1} {:>11.4} {:>7.1} {:>11.4}",
             r.prime,
             format!("2^{}", r.log_n),
             r.variant,
             r.median_ms,
             r.gbs,
-            r.gops,
             r.roofline_ms,
-            r.pct_roofline
+            r.pct_roofline,
+            r.core_floor_ms
         );
     }
     Ok(())

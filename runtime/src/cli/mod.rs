@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch of the `srgfn` subcommands.
 
 mod bench;
+mod check;
 mod kernels;
 mod primes;
 mod transform;
@@ -42,6 +43,8 @@ pub enum Command {
     Random(transform::RandomArgs),
     /// Benchmark forward transforms against the measured roofline and baselines.
     Bench(bench::BenchArgs),
+    /// Check this device's kernels against the host reference (field operations, transforms, products).
+    Check(check::CheckArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -57,5 +60,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Polymul(args) => transform::polymul(args),
         Command::Random(args) => transform::random(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Check(args) => check::check(args),
     }
 }

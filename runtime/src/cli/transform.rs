@@ -32,10 +32,10 @@ pub struct DeviceOpts {
     /// Radix of the base-case expansion: 2 or 4.
     #[arg(long, default_value_t = 2)]
     pub radix: u32,
-    /// Base-case variant: local (k ≤ 32), private (k ≤ 16) or workgroup; default: the first emitted.
+    /// Base-case variant: local (k ≤ 8), table (k ≤ 32) or workgroup; default: the first emitted.
     #[arg(long)]
     pub variant: Option<String>,
-    /// How f_mul forms its digit products: wide64 or limb22; default: limb22 on GPUs, else wide64 (or SRGFN_MUL).
+    /// How f_mul forms its digit products: wide64, limb22 or mixed; default: SRGFN_MUL, else the device's best.
     #[arg(long)]
     pub mul: Option<String>,
 }
@@ -47,13 +47,7 @@ impl DeviceOpts {
     }
 
     pub fn fft(&self, prime: &Prime) -> Result<Fft> {
-        let variant = match self.variant.as_deref() {
-            None => None,
-            Some("private") => Some(Variant::Private),
-            Some("workgroup") => Some(Variant::Workgroup),
-            Some("local") => Some(Variant::Local),
-            Some(v) => bail!("unknown variant '{v}': use local, private or workgroup"),
-        };
+        let variant = self.variant.as_deref().map(Variant::parse).transpose()?;
         let mul = self.mul.as_deref().map(MulForm::parse).transpose()?;
         Fft::with_options(&self.session()?, prime, FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul })
     }
