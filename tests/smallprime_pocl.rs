@@ -2,7 +2,7 @@
 //! every pass shape (single-level passes of radix 2 … 16, fused 16 × r_B
 //! passes with staged or direct stores, shared or chained twiddles) against a
 //! host DFT mod each q_j, and the Garner recombination against BigUint CRT,
-//! for every prime-set size of the benchmark (s = 8, 16, 32, 64).
+//! for every prime-set size of the benchmark (s = 8, 16, 32).
 
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
@@ -48,7 +48,7 @@ fn every_pass_shape_is_exact() {
     // log2 N: 1-4 one single-level pass; 5, 7 one fused pass of one column; 8 radix 256;
     // 9 fused 32 then single 16; 12 staged 256 then chained 16; 13 staged 256 then shared 16 x 2;
     // 16 staged then shared 256; 17 two 256 then chained radix 2; 18 the same then radix 4
-    for (s, log_n) in [(8, 1), (8, 2), (8, 3), (8, 4), (16, 5), (16, 7), (16, 8), (16, 9), (8, 12), (16, 13), (32, 16), (8, 17), (8, 18)] {
+    for (s, log_n) in [(8, 1), (8, 2), (8, 3), (8, 4), (8, 5), (8, 7), (8, 8), (8, 9), (8, 12), (8, 13), (32, 16), (8, 17), (16, 18)] {
         let mut sp = SmallPrimeFft::new(&session, s, 1 << log_n).unwrap();
         let input = random_input(&sp, log_n as u64);
         check(&mut sp, &input, "random");
@@ -58,7 +58,7 @@ fn every_pass_shape_is_exact() {
 #[test]
 fn every_prime_set_recombines_the_edges() {
     let session = session();
-    for (s, log_n) in [(8, 10), (16, 9), (32, 12), (64, 6)] {
+    for (s, log_n) in [(8, 10), (16, 9), (32, 12)] {
         let mut sp = SmallPrimeFft::new(&session, s, 1 << log_n).unwrap();
         let n = sp.n();
         let input = random_input(&sp, s as u64);
@@ -90,7 +90,7 @@ fn sizes_and_residues_out_of_range_are_refused() {
     assert!(err.contains("covers N ≤ 2^23"), "{err}");
     assert!(SmallPrimeFft::new(&session, 16, 1 << 25).is_err());
     assert!(SmallPrimeFft::new(&session, 8, 48).is_err());
-    assert!(SmallPrimeFft::new(&session, 65, 64).is_err());
+    assert!(SmallPrimeFft::new(&session, 33, 64).is_err());
     let mut sp = SmallPrimeFft::new(&session, 8, 16).unwrap();
     assert!(sp.upload(&[0; 8 * 15]).is_err());
     let mut bad = vec![0; 8 * 16];

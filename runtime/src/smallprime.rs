@@ -6,7 +6,7 @@
 use anyhow::{bail, Context as _, Result};
 use ocl::{Buffer, Event, Kernel, SpatialDims};
 use srgfn_gen::emit::emit_small_primes;
-use srgfn_gen::smallprimes::{NttPlan, SmallPrimes};
+use srgfn_gen::smallprimes::{NttPlan, SmallPrimeProgram, SmallPrimes};
 
 use crate::session::Session;
 
@@ -30,8 +30,8 @@ impl SmallPrimeFft {
     pub fn new(session: &Session, s: usize, n: usize) -> Result<SmallPrimeFft> {
         let primes = SmallPrimes::new(s)?;
         let plan = NttPlan::new(primes.check_size(n)?);
-        let source = emit_small_primes(&primes, &plan)?;
-        let program = session.program(&format!("smallprimes_s{s}_n{n}"), &source)?;
+        let program = session.program(&format!("smallprimes_s{s}_n{n}"), &emit_small_primes(&primes, SmallPrimeProgram::Ntt(&plan))?)?;
+        let recombination = session.program(&format!("smallprimes_s{s}_recombine"), &emit_small_primes(&primes, SmallPrimeProgram::Recombination)?)?;
         let q = session.queue.clone();
         let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build().with_context(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20));
         let tables = Buffer::<u32>::builder().queue(q.clone()).len(primes.tables.len()).copy_host_slice(&primes.tables).build()?;
@@ -54,13 +54,14 @@ impl SmallPrimeFft {
             passes.push(kernel);
         }
         let recombine = Kernel::builder()
-            .program(&program)
+            .program(&recombination)
             .name("sp_recombine")
             .queue(q.clone())
             .global_work_size(n)
             .local_work_size(RECOMBINE_GROUP.min(n))
             .arg(&buffers[plan.passes.len() % 2])
             .arg(&z)
+            .arg(n as u32)
             .build()
             .context("cannot set up the recombination")?;
         Ok(SmallPrimeFft { session: session.clone(), primes, plan, passes, recombine, buffers, z })

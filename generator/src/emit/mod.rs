@@ -256,8 +256,8 @@ pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant, mul: Mu
 
 /// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
 /// Garner recombination), self-contained.
-pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes, plan: &crate::smallprimes::NttPlan) -> Result<String, EmitError> {
-    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp, plan))
+pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes, program: crate::smallprimes::SmallPrimeProgram) -> Result<String, EmitError> {
+    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp, program))
 }
 
 /// Emits every kernel for a prime, radix and multiplication form.

@@ -134,22 +134,38 @@ struct HornerStep {
     len: usize,
 }
 
-/// The context of the kernels of s transforms of size N (`plan`) and the recombination.
-pub fn template_context(sp: &SmallPrimes, plan: &NttPlan) -> tera::Context {
+/// The two programs of the baseline: the passes depend on N, the
+/// recombination only on the prime set (N is its argument), so that it is
+/// compiled once per set.
+#[derive(Clone, Copy, Debug)]
+pub enum SmallPrimeProgram<'a> {
+    Ntt(&'a NttPlan),
+    Recombination,
+}
+
+/// The template context of one program of the s-prime baseline.
+pub fn template_context(sp: &SmallPrimes, program: SmallPrimeProgram) -> tera::Context {
     let s = sp.s();
     let mut c = tera::Context::new();
     c.insert("s", &s);
-    c.insert("n", &plan.n());
     c.insert("e", &sp.two_adicity);
     c.insert("q", &sp.q);
     c.insert("qinv", &sp.qinv);
+    let passes: Vec<PassContext> = match program {
+        SmallPrimeProgram::Ntt(plan) => {
+            c.insert("n", &plan.n());
+            plan.passes.iter().enumerate().map(|(k, p)| pass_context(k, p, sp)).collect()
+        }
+        SmallPrimeProgram::Recombination => Vec::new(),
+    };
+    c.insert("passes", &passes);
     c.insert("w16", &sp.w16);
+    let w16q: Vec<Vec<u32>> = sp.w16.iter().enumerate().map(|(j, row)| row.iter().map(|&w| sp.companion(j, w)).collect()).collect();
+    c.insert("w16q", &w16q);
     c.insert("lo_bits", &sp.lo_bits());
     c.insert("lo_len", &(1usize << sp.lo_bits()));
     c.insert("table_words", &sp.table_words());
-    c.insert("inner_base", &(sp.table_words() - INNER_ROOTS));
-    let passes: Vec<PassContext> = plan.passes.iter().enumerate().map(|(k, p)| pass_context(k, p, sp)).collect();
-    c.insert("passes", &passes);
+    c.insert("inner_base", &sp.inner_base());
     let garner: Vec<GarnerDigit> = (1..s)
         .map(|j| GarnerDigit {
             j,
@@ -158,6 +174,7 @@ pub fn template_context(sp: &SmallPrimes, plan: &NttPlan) -> tera::Context {
             neg_qinv: sp.qinv[j].wrapping_neg(),
         })
         .collect();
+    c.insert("recombination", &matches!(program, SmallPrimeProgram::Recombination));
     c.insert("garner", &garner);
     let horner: Vec<HornerStep> = (0..s - 1).rev().map(|i| HornerStep { i, q: sp.q[i], len: s - 1 - i }).collect();
     c.insert("horner", &horner);

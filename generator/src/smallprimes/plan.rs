@@ -212,39 +212,43 @@ impl Pass {
 
     /// The largest number of distinct words one warp's local access touches in
     /// one bank, over every local access of the pass (1: no bank conflicts).
+    /// The shared twiddles are (value, companion) pairs, accessed 64 bits at a
+    /// time, which the hardware serves half a warp at a time.
     pub fn worst_bank_conflict(&self) -> usize {
         let (ra, rb, g_cols, u, gs) = (self.radix_a, self.radix_b, self.group_columns, self.threads_per_column(), self.group_size());
         let lanes = |w: usize| (w * BANKS..gs.min((w + 1) * BANKS)).map(move |l| (l, l % g_cols, l / g_cols));
+        let per_column = ra / u.min(ra);
         let mut worst = 1;
         for w in 0..gs.div_ceil(BANKS) {
-            let mut accesses: Vec<Vec<usize>> = Vec::new();
-            let per_column = ra / u.min(ra);
+            // (slots of the warp's lanes, words per slot)
+            let mut accesses: Vec<(Vec<usize>, usize)> = Vec::new();
             if self.shared_twiddles() {
-                accesses.extend((0..per_column).map(|z| lanes(w).map(|(_, g, tau)| (tau + u * z) * g_cols + g).collect()));
-                accesses.extend((1..ra).map(|t1| lanes(w).map(|(_, g, _)| t1 * g_cols + g).collect()));
+                accesses.extend((0..per_column).map(|z| (lanes(w).map(|(_, g, tau)| (tau + u * z) * g_cols + g).collect(), 2)));
+                accesses.extend((1..ra).map(|t1| (lanes(w).map(|(_, g, _)| t1 * g_cols + g).collect(), 2)));
             }
             if self.fused() {
-                accesses.extend((0..ra).map(|m1| lanes(w).map(|(_, g, tau)| self.exchange_index(tau * ra + m1, g)).collect()));
+                accesses.extend((0..ra).map(|m1| (lanes(w).map(|(_, g, tau)| self.exchange_index(tau * ra + m1, g)).collect(), 1)));
                 for rho in 0..per_column {
-                    accesses.extend((0..rb).map(|t2| lanes(w).map(|(_, g, tau)| self.exchange_index(tau + u * rho + ra * t2, g)).collect()));
+                    accesses.extend((0..rb).map(|t2| (lanes(w).map(|(_, g, tau)| self.exchange_index(tau + u * rho + ra * t2, g)).collect(), 1)));
                     if self.staged() {
-                        accesses.extend(
-                            (0..rb).map(|m2| lanes(w).map(|(_, g, tau)| self.stage_index(self.stage_offset(g, tau + u * rho + ra * m2))).collect()),
-                        );
+                        let store = |m2| lanes(w).map(|(_, g, tau)| self.stage_index(self.stage_offset(g, tau + u * rho + ra * m2))).collect();
+                        accesses.extend((0..rb).map(|m2| (store(m2), 1)));
                     }
                 }
                 if self.staged() {
-                    accesses.extend((0..ra).map(|z| lanes(w).map(|(l, _, _)| self.stage_index(l + gs * z)).collect()));
+                    accesses.extend((0..ra).map(|z| (lanes(w).map(|(l, _, _)| self.stage_index(l + gs * z)).collect(), 1)));
                 }
             }
-            for words in accesses {
-                let mut per_bank = vec![Vec::new(); BANKS];
-                for word in words {
-                    if !per_bank[word % BANKS].contains(&word) {
-                        per_bank[word % BANKS].push(word);
+            for (slots, width) in accesses {
+                for part in slots.chunks(BANKS / width) {
+                    let mut per_bank = vec![Vec::new(); BANKS];
+                    for word in part.iter().flat_map(|&x| (0..width).map(move |k| x * width + k)) {
+                        if !per_bank[word % BANKS].contains(&word) {
+                            per_bank[word % BANKS].push(word);
+                        }
                     }
+                    worst = worst.max(per_bank.iter().map(Vec::len).max().unwrap_or(1));
                 }
-                worst = worst.max(per_bank.iter().map(Vec::len).max().unwrap_or(1));
             }
         }
         worst
