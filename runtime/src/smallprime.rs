@@ -121,13 +121,12 @@ impl SmallPrimeFft {
         Ok(v)
     }
 
-    /// Bytes pass k moves: it reads and writes the s·n residues once, and at
-    /// most reads each prime's twiddle table once (the tables are a few KiB per
-    /// prime and stay in the caches).
+    /// Bytes pass k moves: it reads and writes the s·n residues once and reads
+    /// at most the table words it can touch (`Pass::table_words_read`, a few
+    /// KiB per prime, mostly served by the caches).
     pub fn pass_bytes(&self, k: usize) -> u64 {
-        let data = 8 * (self.primes.s() * self.n()) as u64;
-        let tables = if self.plan.passes[k].twiddled() { 4 * self.primes.tables.len() as u64 } else { 0 };
-        data + tables
+        let s = self.primes.s();
+        8 * (s * self.n()) as u64 + 4 * (s * self.plan.passes[k].table_words_read(&self.primes)) as u64
     }
 
     /// Bytes the recombination moves: s residues read and s words written per element.

@@ -120,6 +120,25 @@ impl Pass {
         }
     }
 
+    /// Words of one prime's table the pass reads (its table traffic at most):
+    /// a lookup of exponent x reads low entry x mod 2^L and high entry
+    /// ⌊x/2^L⌋ (L = lo_bits).  A chained pass looks up the multiples of
+    /// 2^E/(r_A·P) below 2^E/r_A; a shared one multiples of δ = 2^E/(R·P) below
+    /// 2^E; a fused pass also reads the 2·256 words of inner roots.
+    pub fn table_words_read(&self, sp: &SmallPrimes) -> usize {
+        let lo = 1usize << sp.lo_bits();
+        // entries of the exponents m·delta, m < count
+        let entries = |delta: usize, count: usize| count.min((lo / delta).max(1)) + count.min((count * delta / lo).max(1));
+        let inner = if self.fused() { 2 * INNER_ROOTS } else { 0 };
+        let full = 1usize << sp.two_adicity;
+        inner
+            + match (self.twiddled(), self.shared_twiddles()) {
+                (false, _) => 0,
+                (true, false) => entries(full / (self.radix_a * self.stride), self.stride),
+                (true, true) => entries(full / (self.radix() * self.stride), self.radix() * self.stride),
+            }
+    }
+
     /// Runs the pass for prime j as the kernel does, work-group by work-group,
     /// phase by phase (a phase ends at a barrier).  Panics if a local word is
     /// written twice or read before it is written.
@@ -320,6 +339,32 @@ mod tests {
         assert_eq!(radices(20), [(16, 16), (16, 16), (16, 1)]);
         assert_eq!(radices(23), [(16, 16), (16, 16), (16, 8)]);
         assert_eq!(radices(17), [(16, 16), (16, 16), (2, 1)]);
+    }
+
+    #[test]
+    fn table_words_read_bounds_the_words_the_twiddles_use() {
+        let sp = SmallPrimes::new(8).unwrap();
+        let (e, lo) = (sp.two_adicity, sp.lo_bits());
+        for log_n in [4, 9, 12, 16, 18] {
+            for pass in &NttPlan::new(log_n).passes {
+                let (ra, u, p, r) = (pass.radix_a, pass.threads_per_column(), pass.stride, pass.radix());
+                let mut words = std::collections::BTreeSet::new();
+                if pass.twiddled() {
+                    // the looked-up exponents: d^t1 (shared) or d (chained), and c
+                    let (shift_a, shift_c) = (e - (ra * p).trailing_zeros(), e - (r * p).trailing_zeros());
+                    let powers = if pass.shared_twiddles() { ra } else { 2 };
+                    let d = (0..powers).flat_map(|t1| (0..p).map(move |k| (t1 * k) << shift_a));
+                    let c = (0..u).flat_map(|tau| (0..p).map(move |k| (tau * k) << shift_c)).filter(|_| pass.fused());
+                    for x in d.chain(c) {
+                        words.insert(x & ((1 << lo) - 1));
+                        words.insert((1 << lo) + (x >> lo));
+                    }
+                }
+                let inner = if pass.fused() { 2 * INNER_ROOTS } else { 0 };
+                assert!(words.len() + inner <= pass.table_words_read(&sp), "{pass:?}");
+                assert!(words.len() + inner >= pass.table_words_read(&sp) / 2, "a loose bound for {pass:?}");
+            }
+        }
     }
 
     #[test]
