@@ -6,7 +6,7 @@
 
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
-use srgfn::smallprime::SmallPrimeFft;
+use srgfn::smallprime::{check_coverage, SmallPrimeFft};
 use srgfn::Session;
 
 fn session() -> Session {
@@ -85,6 +85,10 @@ fn every_prime_set_recombines_the_edges() {
 
 #[test]
 fn sizes_and_residues_out_of_range_are_refused() {
+    assert_eq!(check_coverage(32, 1 << 23), Ok(()));
+    assert_eq!(check_coverage(16, 1 << 24), Ok(()));
+    assert!(check_coverage(32, 1 << 24).unwrap_err().to_string().contains("covers N ≤ 2^23"));
+    assert!(check_coverage(64, 1 << 10).is_err(), "k = 32 has no set");
     let session = session();
     let err = SmallPrimeFft::new(&session, 32, 1 << 24).err().expect("2^24 is beyond the s = 32 set").to_string();
     assert!(err.contains("covers N ≤ 2^23"), "{err}");

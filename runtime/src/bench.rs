@@ -289,13 +289,9 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
 /// "…-recombine", each the median of its own span over the runs.  Their
 /// roofline is the memory floor alone (bytes / copy bandwidth, operation
 /// counts 0), so `pct_roofline` is the share of the copy bandwidth reached.
-/// Empty when no set of s primes covers n (`srgfn_gen::smallprimes`).
+/// An error where no set of s primes covers n (`smallprime::check_coverage`).
 pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usize, roof: &Roofline) -> Result<Vec<Record>> {
-    use srgfn_gen::smallprimes::{SmallPrimes, MAX_PRIMES};
     let s = 2 * prime.k();
-    if s > MAX_PRIMES || SmallPrimes::new(s)?.check_size(n).is_err() {
-        return Ok(Vec::new());
-    }
     let mut sp = crate::smallprime::SmallPrimeFft::new(session, s, n)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let residues: Vec<u32> = sp.primes.q.iter().flat_map(|&q| (0..n).map(|_| rng.gen_range(0..q)).collect::<Vec<_>>()).collect();

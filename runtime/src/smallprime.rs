@@ -6,12 +6,18 @@
 use anyhow::{bail, Context as _, Result};
 use ocl::{Buffer, Event, Kernel, SpatialDims};
 use srgfn_gen::emit::emit_small_primes;
-use srgfn_gen::smallprimes::{NttPlan, SmallPrimeProgram, SmallPrimes};
+use srgfn_gen::smallprimes::{NttPlan, SmallPrimeError, SmallPrimeProgram, SmallPrimes};
 
 use crate::session::Session;
 
 /// Work-items of a recombination work-group (one per element).
 const RECOMBINE_GROUP: usize = 128;
+
+/// Whether the set of s primes exists and covers transforms of size n; the
+/// error says where the set stops.
+pub fn check_coverage(s: usize, n: usize) -> Result<(), SmallPrimeError> {
+    SmallPrimes::new(s)?.check_size(n).map(|_| ())
+}
 
 pub struct SmallPrimeFft {
     session: Session,
