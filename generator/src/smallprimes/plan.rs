@@ -381,5 +381,11 @@ mod tests {
                 assert_eq!(plan.run_host(&sp, j, &x), want, "N = 2^{log_n}, prime {j}");
             }
         }
+        // the largest strides: fused 16 × 2 and 16 × 16 passes with P = 2^16 (k = 4 and 8 reach 2^24)
+        for log_n in [21, 24] {
+            let sp = SmallPrimes::new(16).unwrap();
+            let x: Vec<u32> = (0..1u64 << log_n).map(|i| (i * 0x9e37_79b9 % sp.q[5] as u64) as u32).collect();
+            assert_eq!(NttPlan::new(log_n).run_host(&sp, 5, &x), sp.reference_ntt(5, &x), "N = 2^{log_n}");
+        }
     }
 }
