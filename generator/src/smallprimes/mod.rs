@@ -10,14 +10,16 @@
 //! when s such primes exist and otherwise the largest E for which they do:
 //! the largest primes give the largest m, and E bounds the transforms,
 //! N ≤ 2^E.  There are 24 primes for E = 24 and 44 for E = 23, so k = 4 and 8
-//! (s = 8, 16) cover N ≤ 2^24 and k = 16 (s = 32) N ≤ 2^23.  k = 32 (s = 64,
-//! E = 22) is not offered: its straight-line Garner kernel (4000 products per
-//! element) takes minutes to compile on PoCL, where the tests must run it.
-//! Word-size (64-bit) primes with s = k would halve
-//! the residues but make every product a 64×64→128-bit one, several 32-bit
-//! multiplies on a GPU; the thesis's CUMODP baseline uses 32-bit primes too.
-//! m against p: 253.9 against 256 bits (k = 4), 503.5 against 504 (k = 8),
-//! 1004.9 against 992 (k = 16).
+//! (s = 8, 16) cover N ≤ 2^24 and k = 16 (s = 32) N ≤ 2^23; larger N is
+//! refused (`SmallPrimeError::NotCovered`).  k = 32 (s = 64, E = 22) is not
+//! offered: its straight-line Garner kernel (4000 products per element) takes
+//! minutes to compile on PoCL, where the tests must run it.  Word-size
+//! (64-bit) primes with s = k would halve the residues, but a 64-bit
+//! Montgomery product takes three 64×64-bit products of four 32-bit
+//! multiplies each (plus carries) on a GPU: 12 multiplies against 2 × 3 for
+//! the two 32-bit residues it replaces.  The thesis's CUMODP baseline uses
+//! 32-bit primes too.  m against p: 253.9 against 256
+//! bits (k = 4), 503.5 against 504 (k = 8), 1004.9 against 992 (k = 16).
 //!
 //! **Arithmetic.**  Residues are kept in [0, q); products are Montgomery
 //! products a·b·2^−32 mod q, with every constant (twiddles, roots, Garner
