@@ -310,36 +310,48 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
 /// Times the "small primes" baseline of the thesis (ch. 7): s = 2k NTTs of
 /// size n over 32-bit Fourier primes plus the Garner recombination, on the
 /// same device, for comparison with the big-prime forward transform.
-pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usize, roof: &Roofline) -> Result<Record> {
+/// Returns three records: "baseline-smallprimes-s{s}" (NTTs and recombination,
+/// `kernel_ms` each kernel), "…-ntt" (the passes, `kernel_ms` each pass) and
+/// "…-recombine", each the median of its own span over the runs.  Their
+/// roofline is the memory floor alone (bytes / copy bandwidth, operation
+/// counts 0), so `pct_roofline` is the share of the copy bandwidth reached.
+/// An error where no set of s primes covers n (`smallprime::check_coverage`).
+pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usize, roof: &Roofline) -> Result<Vec<Record>> {
     let s = 2 * prime.k();
     let mut sp = crate::smallprime::SmallPrimeFft::new(session, s, n)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    let residues: Vec<u32> = (0..s).flat_map(|j| {
-        let q = sp.primes.q[j];
-        (0..n).map(|_| rng.gen_range(0..q) as u32).collect::<Vec<_>>()
-    }).collect();
+    let residues: Vec<u32> = sp.primes.q.iter().flat_map(|&q| (0..n).map(|_| rng.gen_range(0..q)).collect::<Vec<_>>()).collect();
     sp.upload(&residues)?;
-    let mut run = || -> Result<(f64, f64)> {
+    // per run: (NTT span, recombination, total span) and each kernel's time, in ns
+    let mut run = || -> Result<([u64; 3], Vec<u64>)> {
         let mut evs = sp.forward()?;
+        let (ntt, _, _) = crate::kernels::event_times(&evs)?;
         evs.push(sp.recombine()?);
-        let (span, busy) = crate::kernels::event_span(&evs)?;
-        Ok((span as f64 / 1e6, busy as f64 / 1e6))
+        let (total, _, each) = crate::kernels::event_times(&evs)?;
+        Ok(([ntt, each[each.len() - 1], total], each))
     };
     for _ in 0..3 {
         run()?;
     }
-    let mut runs: Vec<(f64, f64)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
-    runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
-    let (med, busy) = runs[runs.len() / 2];
-    let t = (med, runs[0].0, runs[runs.len() - 1].0, busy, Vec::new());
-    let passes = (n.trailing_zeros() as usize).div_ceil(4) as u64;
-    let words = (s * n) as u64 * 4;
-    let bytes = passes * 3 * words + 2 * words; // read, write, twiddles per pass; recombination
-    let log_n = n.trailing_zeros() as f64;
-    // 32-bit Montgomery products counted as one multiply and 4 adds each
-    let mont = (s * n) as f64 * (log_n / 2.0 + 1.0) + (n * s * s) as f64 / 2.0;
-    let ops = (mont, 4.0 * mont + (n * s * s) as f64 * 2.0);
-    Ok(record(prime, n, format!("baseline-smallprimes-s{s}"), "", t, reps, bytes, ops, roof))
+    let runs: Vec<([u64; 3], Vec<u64>)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
+    let passes = sp.plan.passes.len();
+    let ms = |ns: u64| ns as f64 / 1e6;
+    // the median run of measure `which`, with min, max and busy time of `kernels`
+    let times = |which: usize, kernels: std::ops::Range<usize>| -> Times {
+        let mut order: Vec<&([u64; 3], Vec<u64>)> = runs.iter().collect();
+        order.sort_by_key(|r| r.0[which]);
+        let med = order[order.len() / 2];
+        let each: Vec<f64> = med.1[kernels].iter().map(|&t| ms(t)).collect();
+        (ms(med.0[which]), ms(order[0].0[which]), ms(order[order.len() - 1].0[which]), each.iter().sum(), each)
+    };
+    let ntt_bytes: u64 = (0..passes).map(|k| sp.pass_bytes(k)).sum();
+    let name = format!("baseline-smallprimes-s{s}");
+    let no_ops = (0.0, 0.0);
+    Ok(vec![
+        record(prime, n, name.clone(), "", times(2, 0..passes + 1), reps, ntt_bytes + sp.recombine_bytes(), no_ops, roof),
+        record(prime, n, format!("{name}-ntt"), "", times(0, 0..passes), reps, ntt_bytes, no_ops, roof),
+        record(prime, n, format!("{name}-recombine"), "", times(1, passes..passes + 1), reps, sp.recombine_bytes(), no_ops, roof),
+    ])
 }
 
 /// Writes an SVG plot: median time and % of roofline against log2 N.

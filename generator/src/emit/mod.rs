@@ -368,8 +368,8 @@ pub const MICROBENCH_KERNELS: [&str; 3] = ["mb_mul", "mb_core", "mb_add"];
 
 /// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
 /// Garner recombination), self-contained.
-pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes) -> Result<String, EmitError> {
-    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp))
+pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes, program: crate::smallprimes::SmallPrimeProgram) -> Result<String, EmitError> {
+    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp, program))
 }
 
 /// Emits every kernel for a prime, radix and multiplication form (portable C).

@@ -8,6 +8,7 @@ use serde::Serialize;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, plot, Record, Roofline};
 use srgfn::io::write_atomic;
 use srgfn::microbench::MicroRecord;
+use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions};
 use srgfn_gen::emit::{variants_for, KernelOptions, MulForm};
 use srgfn_gen::plan::PlanShape;
@@ -53,6 +54,9 @@ pub struct BenchArgs {
     /// Only the arithmetic micro-benchmarks (implies --micro).
     #[arg(long)]
     pub micro_only: bool,
+    /// Run only the small-primes baseline (NTTs, recombination, both).
+    #[arg(long, conflicts_with = "no_baselines")]
+    pub small_primes_only: bool,
     /// Write every record (and the roofline) as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -119,8 +123,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let mut micro = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
-        let forms = micro_forms(&session, &prime, Radix::R2, args.micro || args.micro_only, muls[0])?;
-        let (m, failed) = srgfn::microbench::run(&session, &prime, &forms, args.reps.min(10))?;
+        let forms = if args.small_primes_only { Vec::new() } else { micro_forms(&session, &prime, Radix::R2, args.micro || args.micro_only, muls[0])? };
+        let (m, failed) = if forms.is_empty() { (Vec::new(), Vec::new()) } else { srgfn::microbench::run(&session, &prime, &forms, args.reps.min(10))? };
         for (form, err) in failed {
             eprintln!("{prime} micro: f_mul form {form} does not build: {err}");
         }
@@ -140,7 +144,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 eprintln!("skip {prime} N = 2^{log_n}: needs {} MiB", shape.device_bytes() >> 20);
                 continue;
             }
-            for &r in &args.radices {
+            let radices: &[u32] = if args.small_primes_only { &[] } else { &args.radices };
+            for &r in radices {
                 let radix = Radix::from_number(r).map_err(anyhow::Error::msg)?;
                 for variant in variants_for(&prime) {
                     let name = variant.name().to_string();
@@ -156,15 +161,20 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 }
             }
             if !args.no_baselines {
-                let fft = Fft::new(&session, &prime)?;
-                let rec = bench_notrick(&fft, 1 << log_n, args.reps.min(10), &roof)?;
-                eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
-                records.push(rec);
-                // s = 2k 32-bit primes exist up to k = 12 and sizes up to 2^24
-                if 2 * prime.k() <= 24 && log_n <= 24 {
-                    let rec = bench_small_primes(&session, &prime, 1 << log_n, args.reps, &roof)?;
+                if !args.small_primes_only {
+                    let fft = Fft::new(&session, &prime)?;
+                    let rec = bench_notrick(&fft, 1 << log_n, args.reps.min(10), &roof)?;
                     eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
                     records.push(rec);
+                }
+                match check_coverage(2 * prime.k(), 1 << log_n) {
+                    Ok(()) => {
+                        for rec in bench_small_primes(&session, &prime, 1 << log_n, args.reps, &roof)? {
+                            eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
+                            records.push(rec);
+                        }
+                    }
+                    Err(e) => eprintln!("{prime} 2^{log_n}: no small-primes baseline: {e}"),
                 }
             }
         }
