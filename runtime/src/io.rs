@@ -34,14 +34,40 @@ pub fn no_progress(_: u64) {}
 /// Parses one value written in decimal or 0x-hex.
 pub fn parse_value(s: &str) -> Option<BigUint> {
     let s = s.trim();
-    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => (h, 16),
-        None => (s, 10),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
-        return None;
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => BigUint::parse_bytes(h.as_bytes(), 16),
+        Some(_) => None,
+        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Some(parse_decimal(s.as_bytes())),
+        None => None,
     }
-    BigUint::parse_bytes(digits.as_bytes(), radix)
+}
+
+/// The integer of ASCII decimal digits, 19 digits (one u64 word) per step,
+/// with no intermediate allocation but the result's words.
+fn parse_decimal(digits: &[u8]) -> BigUint {
+    const STEP: usize = 19; // 10^19 < 2^64
+    let mut words: Vec<u64> = Vec::with_capacity(digits.len() / STEP + 1); // least significant first
+    let mut rest = digits;
+    while !rest.is_empty() {
+        // the first chunk takes the remainder, so every later one has STEP digits
+        let take = match rest.len() % STEP {
+            0 => STEP,
+            r => r,
+        };
+        let (chunk, tail) = rest.split_at(take);
+        rest = tail;
+        let scale = 10u64.pow(take as u32) as u128;
+        let mut carry = chunk.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as u128;
+        for w in words.iter_mut() {
+            let t = *w as u128 * scale + carry;
+            *w = t as u64;
+            carry = t >> 64;
+        }
+        if carry > 0 {
+            words.push(carry as u64);
+        }
+    }
+    BigUint::new(words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect())
 }
 
 fn open(path: &Path) -> Result<std::fs::File> {
@@ -116,6 +142,8 @@ struct Piece {
 
 fn parse_piece(bytes: &[u8], prime: &Prime) -> Piece {
     let p = prime.modulus();
+    // a decimal longer than p (without leading zeros) is not below p: refused unparsed
+    let p_digits = p.to_string().len();
     let mut piece = Piece { values: Vec::new(), lines: 0, error: None };
     let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     if bytes.is_empty() {
@@ -136,7 +164,9 @@ fn parse_piece(bytes: &[u8], prime: &Prime) -> Piece {
         if text.is_empty() {
             continue;
         }
-        match parse_value(text) {
+        let significant = text.trim_start_matches('0').len();
+        let value = if significant > p_digits && text.bytes().all(|b| b.is_ascii_digit()) { Some(p.clone()) } else { parse_value(text) };
+        match value {
             None => piece.error = fail(format!("cannot read '{}' as a decimal or 0x-hex integer", shorten(text))),
             Some(v) if &v >= p => piece.error = fail(format!("value {} is not below p = {prime}", shorten(text))),
             Some(v) => {
@@ -357,6 +387,21 @@ mod tests {
         assert_eq!(err, format!("t:{}: cannot read '12x' as a decimal or 0x-hex integer", lines + 2));
         // the last line may lack its newline
         assert_eq!(read_text_from(&b"5\n0x10"[..], "t", &prime(), &no_progress).unwrap(), [BigUint::from(5u32), BigUint::from(16u32)]);
+    }
+
+    #[test]
+    fn decimals_parse_like_num_bigint() {
+        for s in ["0", "7", "000123", "18446744073709551615", "18446744073709551616", "10000000000000000000", &"9".repeat(155), &"1".repeat(38)] {
+            assert_eq!(parse_value(s), BigUint::parse_bytes(s.as_bytes(), 10), "{s}");
+        }
+        assert_eq!(parse_value("0x1F"), Some(BigUint::from(31u32)));
+        for bad in ["", "0x", "1_000", "+5", "12a", "0xg", "1 2"] {
+            assert_eq!(parse_value(bad), None, "{bad}");
+        }
+        // far too long: refused as not below p without parsing
+        let long = format!("1{}", "0".repeat(MAX_LINE - 1));
+        let err = read_text_from(long.as_bytes(), "t", &prime(), &no_progress).unwrap_err().to_string();
+        assert!(err.starts_with("t:1: value 1000") && err.contains("is not below p"), "{err}");
     }
 
     #[test]

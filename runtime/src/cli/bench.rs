@@ -27,7 +27,7 @@ const SUITE: [(&str, u32, u32); 4] =
 const CPU_MIN_LOG: u32 = 10;
 
 /// Default time limits: the suite on a CPU, and --quick on any device.
-const CPU_LIMIT: Duration = Duration::from_secs(105);
+const CPU_LIMIT: Duration = Duration::from_secs(100);
 const QUICK_LIMIT: Duration = Duration::from_secs(50);
 
 #[derive(Args, Debug)]
@@ -59,7 +59,7 @@ pub struct BenchArgs {
     /// A one-minute overview on any device: the suite's primes at a few sizes, radix 2, the default variant.
     #[arg(long)]
     pub quick: bool,
-    /// Start no measurement after this many seconds [default: none on GPUs, 105 on CPUs, 50 with --quick].
+    /// Start no measurement after this many seconds [default: none on GPUs, 100 on CPUs, 50 with --quick].
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<u64>,
     /// Write the roofline and every record as JSON to this file, rewritten as records arrive.
@@ -166,7 +166,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
         }
     }
     if args.quick && args.min_log.is_none() && args.max_log.is_none() {
-        let (lo, hi) = if session.device.is_gpu() { (16, 20) } else { (CPU_MIN_LOG, 14) };
+        let (lo, hi) = if session.device.is_gpu() { (16, 20) } else { (CPU_MIN_LOG, 16) };
         for s in &mut series {
             s.min_log = lo.max(1);
             s.max_log = hi.min(s.prime.two_adicity());
