@@ -1,18 +1,16 @@
 //! `srgfn bench` on the default device: progress lines, the roofline line and
 //! the JSON agreeing, an aligned table, and files that survive an interruption.
 
+mod cli_support;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("srgfn-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+use cli_support::{cache_dir, tmp};
 
 fn bench(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_srgfn"));
-    c.arg("bench").args(args);
+    c.arg("bench").args(args).env("SRGFN_CACHE_DIR", cache_dir());
     c
 }
 

@@ -2,26 +2,9 @@
 //! agrees with docs/usage.md, one size syntax everywhere, `info` printing r,
 //! and the progress lines of long steps.
 
-use std::process::{Command, Output};
+mod cli_support;
 
-const P: &str = "(2^63+2^34)^8+1";
-
-fn srgfn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).output().expect("run srgfn")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("srgfn-help-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+use cli_support::{srgfn, stderr, stdout, tmp, P};
 
 #[test]
 fn no_arguments_and_help_show_where_to_start() {

@@ -1,10 +1,8 @@
 //! `srgfn emit`, `srgfn inspect`, `srgfn devices`, and their errors.
 
-use std::process::{Command, Output};
+mod cli_support;
 
-fn srgfn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).output().expect("run srgfn")
-}
+use cli_support::srgfn;
 
 #[test]
 fn inspect_shows_dft16_stages() {

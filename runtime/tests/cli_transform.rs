@@ -1,41 +1,17 @@
 //! `srgfn fft`, `srgfn polymul`, `srgfn plan` on the default device, with real files.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli_support;
 
+use std::path::Path;
+use std::process::Command;
+
+use cli_support::{cache_dir, srgfn, stderr, tmp, P};
 use num_bigint::BigUint;
 use srgfn_gen::reference::{naive_dft, schoolbook_mul};
 use srgfn_gen::Prime;
 
-const P: &str = "(2^63+2^34)^8+1";
-
-fn srgfn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).env("SRGFN_CACHE_DIR", cache_dir()).output().expect("run srgfn")
-}
-
-fn cache_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("srgfn-cli-cache-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
-    }
-    d
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("srgfn-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
 fn values(path: &Path) -> Vec<BigUint> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| l.parse().unwrap()).collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

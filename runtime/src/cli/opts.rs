@@ -1,5 +1,7 @@
 //! Options shared by the commands that run kernels, and their CLI spellings.
 
+use std::path::PathBuf;
+
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use srgfn::cache::ProgramCache;
@@ -127,4 +129,21 @@ impl Format {
             Format::Bin => "bin",
         }
     }
+}
+
+/// How `fft` and `polymul` check, write and report their result.
+#[derive(Args, Debug)]
+pub struct OutputOpts {
+    /// Check the result at 2 random points against its definition: fft X_j = Σ_i x_i ω^{ij}, polymul C(x) = A(x)·B(x) mod p.
+    #[arg(long)]
+    pub verify: bool,
+    /// Output file (default: standard output); written atomically.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Format of the input and output files; bin is the fast path (no decimal conversion).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the device, sizes, phase times and the --verify result as JSON to this file (- for standard output, with --output).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }

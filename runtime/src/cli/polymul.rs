@@ -6,13 +6,11 @@ use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use serde_json::json;
 use srgfn::Fft;
-use srgfn_gen::Field;
 
-use super::opts::{DeviceOpts, Format, KernelOpts};
-use super::primes::parse_prime;
+use super::opts::{DeviceOpts, KernelOpts, OutputOpts};
 use super::progress::Step;
-use super::report::{check_json_target, fmt_ms, write_json, Phases};
-use super::transform::{read_elements, read_while_opening, write_elements, Elements};
+use super::report::{conclude, fmt_ms, round3};
+use super::transform::{read_elements, read_while_opening, start, verify_and_write, Elements, Start};
 use super::verify::check_product;
 
 #[derive(Args, Debug)]
@@ -24,18 +22,8 @@ pub struct PolymulArgs {
     pub a: PathBuf,
     /// File of the coefficients of B, lowest degree first.
     pub b: PathBuf,
-    /// Output file (default: standard output); written atomically.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    /// Format of the input and output files; bin is the fast path (no decimal conversion).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Check C(x) = A(x)·B(x) at 2 random points x mod p (a wrong product passes with probability ≤ deg C / p each).
-    #[arg(long)]
-    pub verify: bool,
-    /// Write device, lengths, N, phase times and the --verify result as JSON to this file (- for standard output, with --output).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputOpts,
     #[command(flatten)]
     pub dev: DeviceOpts,
     #[command(flatten)]
@@ -53,16 +41,12 @@ fn product(fft: &Fft, a: &Elements, b: &Elements) -> Result<Elements> {
 }
 
 pub fn polymul(args: PolymulArgs) -> Result<()> {
-    let prime = parse_prime(&args.prime)?;
-    let field = Field::new(&prime);
+    let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
     let k = prime.k();
-    check_json_target(args.json.as_deref(), args.output.as_deref())?;
-    let options = args.kernel.options(&prime)?;
-    let mut phases = Phases::start();
     let ((a, b), session, open_ms) = read_while_opening(&args.dev, || {
-        let a = read_elements(&args.a, &field, args.format)?;
+        let a = read_elements(&args.a, &field, args.out.format)?;
         phases.mark("read A");
-        let b = read_elements(&args.b, &field, args.format)?;
+        let b = read_elements(&args.b, &field, args.out.format)?;
         phases.mark("read B");
         Ok((a, b))
     })?;
@@ -85,40 +69,22 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
         product(&fft, &a, &b)?
     };
     let product_ms = phases.mark("product");
-    let verified = if args.verify {
-        let _step = Step::spinner("verifying at 2 random points", len * k >= 1 << 20);
-        let ok = check_product(&a.values(&field)?, &b.values(&field)?, &c.values(&field)?, prime.modulus());
-        phases.mark("verify");
-        Some(ok)
-    } else {
-        None
-    };
-    if verified != Some(false) {
-        write_elements(args.output.as_deref(), &c, args.format, &field)?;
-        phases.mark("write");
-    }
-    if let Some(path) = &args.json {
-        let report = json!({
-            "command": "polymul",
-            "prime": prime.to_string(),
-            "device": device,
-            "format": args.format.name(),
-            "len_a": la,
-            "len_b": lb,
-            "len_c": len,
-            "n": n,
-            "log_n": n.trailing_zeros(),
-            "product_ms": product_ms,
-            "device_open_ms": open_ms,
-            "phases": phases.json(),
-            "total_ms": phases.total_ms(),
-            "verified": verified,
-        });
-        write_json(path, &report)?;
-    }
-    if verified == Some(false) {
-        bail!("verification failed: C(x) ≠ A(x)·B(x) at a random point; the product is wrong");
-    }
+    let verified = verify_and_write(&args.out, &c, &field, &mut phases, len * k >= 1 << 20, || {
+        Ok(check_product(&a.values(&field)?, &b.values(&field)?, &c.values(&field)?, prime.modulus()))
+    })?;
+    let fields = json!({
+        "command": "polymul",
+        "prime": prime.to_string(),
+        "device": device,
+        "format": args.out.format.name(),
+        "len_a": la,
+        "len_b": lb,
+        "len_c": len,
+        "n": n,
+        "log_n": n.trailing_zeros(),
+        "product_ms": round3(product_ms),
+    });
+    conclude(args.out.json.as_deref(), fields, &phases, open_ms, verified, "C(x) ≠ A(x)·B(x) at a random point")?;
     if verified == Some(true) {
         eprintln!("srgfn: verified C(x) = A(x)·B(x) at 2 random points mod p");
     }

@@ -68,7 +68,25 @@ pub fn check_json_target(json: Option<&Path>, output: Option<&Path>) -> Result<(
     Ok(())
 }
 
-pub fn write_json(path: &Path, value: &Value) -> Result<()> {
+/// Ends `fft` or `polymul`: adds the phases, the total and the `--verify`
+/// result to the command's own `fields`, writes them to `--json` when given,
+/// and fails with `failure` when the verification failed.
+pub fn conclude(json: Option<&Path>, mut fields: Value, phases: &Phases, open_ms: f64, verified: Option<bool>, failure: &str) -> Result<()> {
+    if let Some(path) = json {
+        let object = fields.as_object_mut().expect("fields are a JSON object");
+        object.insert("device_open_ms".into(), json!(round3(open_ms)));
+        object.insert("phases".into(), phases.json());
+        object.insert("total_ms".into(), json!(round3(phases.total_ms())));
+        object.insert("verified".into(), json!(verified));
+        write_json(path, &fields)?;
+    }
+    if verified == Some(false) {
+        bail!("verification failed: {failure}; the result is wrong");
+    }
+    Ok(())
+}
+
+fn write_json(path: &Path, value: &Value) -> Result<()> {
     let text = serde_json::to_string_pretty(value)? + "\n";
     if path == Path::new("-") {
         print!("{text}");

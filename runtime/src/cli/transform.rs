@@ -10,14 +10,14 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
-use srgfn::{Fft, Session};
+use srgfn::{Fft, FftOptions, Session};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::{Field, Prime};
 
-use super::opts::{DeviceOpts, Format, KernelOpts};
+use super::opts::{DeviceOpts, Format, KernelOpts, OutputOpts};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
-use super::report::{check_json_target, fmt_ms, write_json, Phases};
+use super::report::{check_json_target, conclude, fmt_ms, round3, Phases};
 use super::size::Size;
 use super::verify::{check_transform, values_of};
 
@@ -63,18 +63,8 @@ pub struct FftArgs {
     /// Inverse transform (ω^{-1}, scaled by 1/N).
     #[arg(long)]
     pub inverse: bool,
-    /// Output file (default: standard output); written atomically.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    /// Format of the input and output files.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Check 2 random outputs against the definition X_j = Σ_i x_i ω^{ij}.
-    #[arg(long)]
-    pub verify: bool,
-    /// Write device, N, phase times and the --verify result as JSON to this file (- for standard output, with --output).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputOpts,
     #[command(flatten)]
     pub dev: DeviceOpts,
     #[command(flatten)]
@@ -157,6 +147,31 @@ pub fn write_elements(path: Option<&Path>, elems: &Elements, format: Format, fie
     }
 }
 
+/// `--verify` when asked (`check` says whether the result is right), then the
+/// output, written unless the check failed; returns the check's result.
+pub fn verify_and_write(
+    out: &OutputOpts,
+    result: &Elements,
+    field: &Field,
+    phases: &mut Phases,
+    long: bool,
+    check: impl FnOnce() -> Result<bool>,
+) -> Result<Option<bool>> {
+    let verified = if out.verify {
+        let _step = Step::spinner("verifying at 2 random points", long);
+        let ok = check()?;
+        phases.mark("verify");
+        Some(ok)
+    } else {
+        None
+    };
+    if verified != Some(false) {
+        write_elements(out.output.as_deref(), result, out.format, field)?;
+        phases.mark("write");
+    }
+    Ok(verified)
+}
+
 /// Runs `read` while the device opens on another thread; a read error is
 /// reported first (bad input needs no device).  Returns the result, the
 /// session and how long opening the device took in ms.
@@ -207,16 +222,28 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     Ok(())
 }
 
+/// What `fft` and `polymul` check before reading anything: the prime, its
+/// field, the kernel options and where the report goes; then the clock starts.
+pub struct Start {
+    pub prime: Prime,
+    pub field: Field,
+    pub options: FftOptions,
+    pub phases: Phases,
+}
+
+pub fn start(prime: &str, kernel: &KernelOpts, out: &OutputOpts) -> Result<Start> {
+    let prime = parse_prime(prime)?;
+    check_json_target(out.json.as_deref(), out.output.as_deref())?;
+    let options = kernel.options(&prime)?;
+    Ok(Start { field: Field::new(&prime), prime, options, phases: Phases::start() })
+}
+
 pub fn fft(args: FftArgs) -> Result<()> {
-    let prime = parse_prime(&args.prime)?;
-    let field = Field::new(&prime);
+    let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
     let k = prime.k();
-    check_json_target(args.json.as_deref(), args.output.as_deref())?;
-    let options = args.kernel.options(&prime)?;
-    let mut phases = Phases::start();
     let read = || -> Result<Elements> {
         match (&args.input, &args.random) {
-            (Some(path), None) => read_elements(path, &field, args.format),
+            (Some(path), None) => read_elements(path, &field, args.out.format),
             (None, Some(n)) => {
                 let log_n = n.pow2("N")?;
                 prime.check_log_size(log_n)?;
@@ -264,45 +291,27 @@ pub fn fft(args: FftArgs) -> Result<()> {
         plan.finish()?;
     }
     let transform_ms = phases.mark("transform");
-    let output = match args.format {
+    let output = match args.out.format {
         Format::Text => Elements::Values(plan.download(&v)?),
         Format::Bin => Elements::Words(plan.download_digit_words(&v, n)?),
     };
     phases.mark("download");
-    let verified = if args.verify {
-        let _step = Step::spinner("verifying 2 random outputs", long);
+    let verified = verify_and_write(&args.out, &output, &field, &mut phases, long, || {
         let omega = prime.root_of_unity(n.trailing_zeros())?;
-        let ok = check_transform(&input.values(&field)?, &omega, args.inverse, prime.modulus(), |j| output.value(j, &field))?;
-        phases.mark("verify");
-        Some(ok)
-    } else {
-        None
-    };
-    if verified != Some(false) {
-        write_elements(args.output.as_deref(), &output, args.format, &field)?;
-        phases.mark("write");
-    }
+        check_transform(&input.values(&field)?, &omega, args.inverse, prime.modulus(), |j| output.value(j, &field))
+    })?;
     let device = fft.session().device.describe();
-    if let Some(path) = &args.json {
-        let report = json!({
-            "command": "fft",
-            "direction": direction,
-            "prime": prime.to_string(),
-            "device": device,
-            "n": n,
-            "log_n": n.trailing_zeros(),
-            "format": args.format.name(),
-            "transform_ms": transform_ms,
-            "device_open_ms": open_ms,
-            "phases": phases.json(),
-            "total_ms": phases.total_ms(),
-            "verified": verified,
-        });
-        write_json(path, &report)?;
-    }
-    if verified == Some(false) {
-        bail!("verification failed: an output differs from the definition of the transform; the result is wrong");
-    }
+    let fields = json!({
+        "command": "fft",
+        "direction": direction,
+        "prime": prime.to_string(),
+        "device": device,
+        "n": n,
+        "log_n": n.trailing_zeros(),
+        "format": args.out.format.name(),
+        "transform_ms": round3(transform_ms),
+    });
+    conclude(args.out.json.as_deref(), fields, &phases, open_ms, verified, "an output differs from the definition of the transform")?;
     eprintln!(
         "srgfn: {direction} FFT, N = 2^{} over {prime} on {device}: transform {}{}; total {} ({})",
         n.trailing_zeros(),
