@@ -189,7 +189,7 @@ pub fn read_while_opening<T>(dev: &DeviceOpts, read: impl FnOnce() -> Result<T>)
     })
 }
 
-/// The device's description and whether transforms of `words` digit words are long on it.
+/// Whether a transform of `words` digit words can take seconds on the device.
 fn is_long(fft: &Fft, words: usize) -> bool {
     words >= if fft.session().device.is_gpu() { LONG_WORDS << 4 } else { LONG_WORDS / 16 }
 }
