@@ -4,43 +4,33 @@ use anyhow::{bail, Result};
 use clap::Args;
 use srgfn::check::{run, CheckSpec};
 use srgfn_gen::catalog;
-use srgfn_gen::emit::MulForm;
 
+use super::opts::MulArg;
 use super::primes::parse_prime;
-use super::transform::DeviceOpts;
+use super::opts::DeviceOpts;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Primes to check (repeatable); default: every catalog prime.
     #[arg(long)]
     pub prime: Vec<String>,
-    /// f_mul forms whose field operations are checked, comma-separated (wide64,limb22,mixed); default: the device's.
-    #[arg(long, value_delimiter = ',')]
-    pub mul: Vec<String>,
+    /// f_mul forms whose field operations are checked, e.g. wide64,limb22,mixed [default: the device's form].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub mul: Vec<MulArg>,
     /// Print the cases as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
+    /// (no radix or variant: the check covers them all)
     #[command(flatten)]
-    pub device: CheckDevice,
-}
-
-/// The device options of `check` (no radix or variant: it checks them all).
-#[derive(Args, Debug)]
-pub struct CheckDevice {
-    /// Device index or name substring (see `srgfn devices`); default: first GPU, else PoCL.
-    #[arg(long, env = "SRGFN_DEVICE")]
-    pub device: Option<String>,
-    /// Do not read or write the on-disk program cache.
-    #[arg(long)]
-    pub no_cache: bool,
+    pub dev: DeviceOpts,
 }
 
 pub fn check(args: CheckArgs) -> Result<()> {
-    let session = DeviceOpts { device: args.device.device.clone(), no_cache: args.device.no_cache, radix: 2, variant: None, mul: None }.session()?;
+    let session = args.dev.session()?;
     let primes = if args.prime.is_empty() { catalog().to_vec() } else { args.prime.iter().map(|p| parse_prime(p)).collect::<Result<_>>()? };
     let mut spec = CheckSpec::new(&session, primes)?;
     if !args.mul.is_empty() {
-        spec.muls = args.mul.iter().map(|m| MulForm::parse(m)).collect::<Result<_, _>>()?;
+        spec.muls = args.mul.iter().map(|m| m.form()).collect();
     }
     eprintln!("checking {} against the host reference", session.device.describe());
     let json = args.json;
