@@ -7,7 +7,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use srgfn_gen::roots::parse_log_size;
 use srgfn_gen::search::{candidate_radices, search_radices, SearchSpec};
-use srgfn_gen::{catalog, Prime, PrimeInfo};
+use srgfn_gen::prime::CATALOG;
+use srgfn_gen::{Prime, PrimeInfo};
 
 #[derive(Subcommand, Debug)]
 pub enum PrimesCommand {
@@ -81,7 +82,8 @@ fn print_infos(infos: &[PrimeInfo], json: bool) -> Result<()> {
 pub fn run(cmd: PrimesCommand) -> Result<()> {
     match cmd {
         PrimesCommand::List { json } => {
-            let infos: Vec<_> = catalog().iter().map(Prime::info).collect();
+            // re-validated here: catalog() only checks the shape
+            let infos: Vec<_> = CATALOG.iter().map(|e| Prime::parse(e).map(|p| p.info())).collect::<Result<_, _>>()?;
             print_infos(&infos, json)
         }
         PrimesCommand::Search { k, terms, w_min, w_max, json } => {
