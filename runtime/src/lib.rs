@@ -7,7 +7,10 @@
 pub mod bench;
 pub mod cache;
 pub mod device;
+#[cfg(feature = "faults")]
 pub mod faults;
+#[cfg(not(feature = "faults"))]
+pub(crate) mod faults;
 pub mod fft;
 pub mod io;
 pub mod kernels;

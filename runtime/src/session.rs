@@ -26,9 +26,13 @@ pub struct Session {
     pub context: Context,
     pub queue: Queue,
     pub cache: ProgramCache,
-    /// Test hook: faults to inject into this session's builds, allocations,
-    /// enqueues and reads.
+    /// Test hook (cargo feature `faults`): faults to inject into this
+    /// session's builds, allocations, enqueues and reads.
+    #[cfg(feature = "faults")]
     pub faults: Arc<Faults>,
+    /// Without the feature the hook never fires.
+    #[cfg(not(feature = "faults"))]
+    pub(crate) faults: Arc<Faults>,
     built: Arc<Mutex<HashMap<String, Program>>>,
 }
 
