@@ -140,7 +140,7 @@ fn bad_sizes_are_clear_errors() {
     let msg = |r: anyhow::Result<srgfn::Plan>| format!("{:#}", r.err().expect("an error"));
     assert!(msg(fft.plan(24, 1)).contains("not a power of two"));
     assert!(msg(fft.plan(1, 1)).contains("out of range"));
-    assert!(msg(fft.plan(1 << 40, 1)).contains("GiB"));
+    assert!(msg(fft.plan(1 << 40, 1)).starts_with("N = 2^40 needs 132 TiB on the device"));
     let mut plan = fft.plan(16, 1).unwrap();
     let e = plan.upload(&vec![BigUint::from(1u32); 15]).err().unwrap();
     assert!(format!("{e:#}").contains("mismatched sizes"));

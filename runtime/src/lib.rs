@@ -15,6 +15,7 @@ pub mod fft;
 pub mod io;
 pub mod kernels;
 pub mod layout;
+pub mod memory;
 pub mod session;
 pub mod smallprime;
 

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, Context as _, Result};
@@ -34,7 +35,12 @@ pub struct Session {
     #[cfg(not(feature = "faults"))]
     pub(crate) faults: Arc<Faults>,
     built: Arc<Mutex<HashMap<String, Program>>>,
+    /// Unique per context in the process (clones share it).
+    id: u64,
 }
+
+/// Ids of sessions, unique in the process.
+static NEXT_SESSION_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Session {
     /// Opens the selected device (see [`select_device`]) with the default
@@ -51,7 +57,13 @@ impl Session {
             .with_context(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
         let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .with_context(|| format!("cannot create a command queue on {}", device.describe()))?;
-        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default() })
+        let id = NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default(), id })
+    }
+
+    /// This session's id: one per OpenCL context, shared by clones.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Builds `source` once per session: from memory, else from a verified

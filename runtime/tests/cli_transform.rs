@@ -159,20 +159,55 @@ fn no_opencl_platform_says_how_to_install_pocl() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
+/// Runs srgfn; returns its output and its peak resident memory in KiB, from
+/// wait4 (this child's own rusage, whatever other tests run meanwhile).
+fn srgfn_peak_rss(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srgfn"))
+        .args(args)
+        .env("SRGFN_CACHE_DIR", cache_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run srgfn");
+    let mut pipes = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out = std::thread::spawn(move || {
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        pipes.0.read_to_end(&mut o).unwrap();
+        pipes.1.read_to_end(&mut e).unwrap();
+        (o, e)
+    });
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    // SAFETY: waits for our own child, writing into locals of the right types
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let (stdout, stderr) = out.join().unwrap();
+    (Output { status: std::process::ExitStatus::from_raw(status), stdout, stderr }, usage.ru_maxrss as u64)
+}
+
 #[test]
 fn absurd_inputs_are_refused_quickly_with_bounded_memory() {
     use std::time::Instant;
-    // a 10 MB line
+    // the same path on a tiny file: OpenCL discovery, reading, the error
+    let small = tmp("small-bad.txt");
+    std::fs::write(&small, "1\nxyz\n").unwrap();
+    let (o, control) = srgfn_peak_rss(&["fft", "--prime", P, "--input", small.to_str().unwrap()]);
+    assert!(stderr(&o).contains("small-bad.txt:2"), "{}", stderr(&o));
+    // a 10 MB line is refused without being held
     let long = tmp("long.txt");
     std::fs::write(&long, "7".repeat(10 << 20)).unwrap();
     let t = Instant::now();
-    let o = srgfn(&["fft", "--prime", P, "--input", long.to_str().unwrap()]);
+    let (o, rss) = srgfn_peak_rss(&["fft", "--prime", P, "--input", long.to_str().unwrap()]);
     assert!(stderr(&o).contains("long.txt:1: line longer than"), "{}", stderr(&o));
+    assert!(rss < control + 8 * 1024, "a 10 MB line: peak {rss} KiB, {control} KiB for a tiny file");
     // 10^7 empty lines: no element, and no memory held per line
     let empty = tmp("empty.txt");
     std::fs::write(&empty, "\n".repeat(10_000_000)).unwrap();
-    let o = srgfn(&["fft", "--prime", P, "--input", empty.to_str().unwrap()]);
+    let (o, rss) = srgfn_peak_rss(&["fft", "--prime", P, "--input", empty.to_str().unwrap()]);
     assert!(stderr(&o).contains("contains no elements"), "{}", stderr(&o));
+    assert!(rss < control + 8 * 1024, "10^7 empty lines: peak {rss} KiB, {control} KiB for a tiny file");
     // absurd exponents in prime expressions
     for e in ["(2^999999999+1)^8+1", "(2^63+2^34)^1073741824+1", "(2^63+2^34)^99999999999999999999+1", "(2^63+2^34)^8+1+1"] {
         let o = srgfn(&["roots", "--prime", e, "--n", "16"]);
@@ -182,4 +217,39 @@ fn absurd_inputs_are_refused_quickly_with_bounded_memory() {
     assert!(t.elapsed().as_secs() < 60, "took {:?}", t.elapsed());
     std::fs::remove_file(long).ok();
     std::fs::remove_file(empty).ok();
+}
+
+/// One error line with the limits, exit status 1 (not an abort), in well
+/// under a second: nothing is generated, read or allocated first.
+fn refused_with_limits(args: &[&str], subject: &str) {
+    let t = std::time::Instant::now();
+    let (o, rss) = srgfn_peak_rss(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(subject), "{args:?}: {err}");
+    assert!(err.contains("of host memory") && err.contains(" free)"), "{args:?}: {err}");
+    assert!(rss < 512 * 1024 && t.elapsed().as_secs() < 20, "{args:?}: {rss} KiB, {:?}", t.elapsed());
+}
+
+#[test]
+fn sizes_that_do_not_fit_are_refused_with_the_limits() {
+    for n in ["2^31", "2^32", "2^40"] {
+        refused_with_limits(&["fft", "--prime", P, "--random", n], &format!("N = {n} needs "));
+    }
+    refused_with_limits(&["fft", "--prime", P, "--random", "2^31"], "on the device (largest buffer 128 GiB; ");
+    refused_with_limits(&["random", "--prime", P, "--count", "1073741824"], "--count 1073741824 needs ");
+    // input files are sized from their length, not read: sparse files of 200 GiB
+    let (bin, text) = (tmp("huge.bin"), tmp("huge.txt"));
+    for f in [&bin, &text] {
+        std::fs::File::create(f).unwrap().set_len(200 << 30).unwrap();
+    }
+    let (bin_s, text_s) = (bin.to_str().unwrap(), text.to_str().unwrap());
+    refused_with_limits(&["fft", "--prime", P, "--input", bin_s, "--format", "bin"], "huge.bin (214748364800 bytes: 3355443200 elements): N = 2^32 needs ");
+    refused_with_limits(&["fft", "--prime", P, "--input", text_s], "huge.txt (214748364800 bytes: at least ");
+    let small = tmp("one.txt");
+    std::fs::write(&small, "5\n").unwrap();
+    refused_with_limits(&["polymul", "--prime", P, small.to_str().unwrap(), text_s], "huge.txt (214748364800 bytes: at least ");
+    std::fs::remove_file(bin).ok();
+    std::fs::remove_file(text).ok();
 }

@@ -11,7 +11,7 @@ use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 use srgfn::cache::ProgramCache;
 use srgfn::io::{encode, read_elements, write_output, Format};
-use srgfn::{select_device, Fft, FftOptions, Session};
+use srgfn::{select_device, DeviceEntry, Fft, FftOptions, Session};
 use srgfn_gen::emit::{MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::roots::parse_log_size;
@@ -139,6 +139,8 @@ pub fn random(args: RandomArgs) -> Result<()> {
     if args.count == 0 || args.count > 1 << 30 {
         bail!("--count must be between 1 and 2^30");
     }
+    let per_element = srgfn::memory::transform_host_bytes_per_element(&prime);
+    srgfn::memory::check_host(&format!("--count {}", args.count), per_element * args.count as u128)?;
     let field = srgfn_gen::Field::new(&prime);
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     let elems: Vec<Digits> =
@@ -176,12 +178,10 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     Ok(())
 }
 
-fn random_elements(prime: &Prime, n: &str, seed: u64) -> Result<Vec<BigUint>> {
+fn random_elements(prime: &Prime, n: &str, seed: u64, device: Option<&DeviceEntry>) -> Result<Vec<BigUint>> {
     let log_n = parse_log_size(n).with_context(|| format!("bad --random '{n}'"))?;
     prime.check_log_size(log_n)?;
-    if log_n > 32 {
-        bail!("--random 2^{log_n} is too large");
-    }
+    srgfn::memory::check_transform(prime, log_n, device)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     Ok((0..1usize << log_n).map(|_| rng.gen_biguint_below(prime.modulus())).collect())
 }
@@ -191,9 +191,16 @@ pub fn fft(args: FftArgs) -> Result<()> {
     let t0 = Instant::now();
     // input first: a bad file is reported before any device is opened
     let field = srgfn_gen::Field::new(&prime);
+    // sized against the device (if any) and the host before generating or reading
+    let device = select_device(args.dev.device.as_deref()).ok();
     let input: Vec<Digits> = match (&args.input, &args.random) {
-        (Some(path), None) => read_elements(path, &field, args.format)?,
-        (None, Some(n)) => random_elements(&prime, n, args.seed)?.iter().map(|v| field.from_biguint(v)).collect::<Result<_, _>>()?,
+        (Some(path), None) => {
+            srgfn::memory::check_input_file(path, &prime, args.format == Format::Bin, device.as_ref())?;
+            read_elements(path, &field, args.format)?
+        }
+        (None, Some(n)) => {
+            random_elements(&prime, n, args.seed, device.as_ref())?.iter().map(|v| field.from_biguint(v)).collect::<Result<_, _>>()?
+        }
         _ => bail!("give --input FILE or --random N"),
     };
     let n = input.len();
@@ -239,6 +246,10 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
     let t0 = Instant::now();
     // inputs first: a bad file is reported before any device is opened
     let field = srgfn_gen::Field::new(&prime);
+    let device = select_device(args.dev.device.as_deref()).ok();
+    for path in [&args.a, &args.b] {
+        srgfn::memory::check_input_file(path, &prime, args.format == Format::Bin, device.as_ref())?;
+    }
     let (a, b) = (read_elements(&args.a, &field, args.format)?, read_elements(&args.b, &field, args.format)?);
     let fft = args.dev.fft(&prime)?;
     let bar = spinner(&format!("product of {} × {} coefficients", a.len(), b.len()));
