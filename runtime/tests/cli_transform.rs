@@ -161,6 +161,7 @@ fn no_opencl_platform_says_how_to_install_pocl() {
 
 /// Runs srgfn; returns its output and its peak resident memory in KiB, from
 /// wait4 (this child's own rusage, whatever other tests run meanwhile).
+#[allow(clippy::zombie_processes)] // reaped by wait4, not Child::wait
 fn srgfn_peak_rss(args: &[&str]) -> (Output, u64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
