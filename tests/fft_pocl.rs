@@ -89,16 +89,22 @@ fn every_variant_and_radix_forward_and_inverse_for_primes_up_to_k32() {
     }
 }
 
-/// k = 64 and 128 (the workgroup variant) at N = K², 16384 and 65536 elements
-/// of 4032 and 8192 bits, forward and inverse, whole outputs; and batches.
+/// k = 64 and 128 at N = K², 16384 and 65536 elements of 4032 and 8192 bits,
+/// forward and inverse, whole outputs (default options); and two vectors of
+/// 2K for every variant and both radices (with the multiplication forms
+/// `kernels_pocl` compiles them with).
 #[test]
 fn k64_and_k128_full_transforms_at_k_squared() {
     let s = session();
     for prime in catalog().iter().filter(|p| p.k() >= 64) {
         let kk = prime.base_size();
-        let fft = Fft::new(&s, prime).unwrap();
-        check_round_trip(&fft, kk * kk, 1, 64, true);
-        check_round_trip(&fft, 2 * kk, 2, 65, false);
+        check_round_trip(&Fft::new(&s, prime).unwrap(), kk * kk, 1, 64, true);
+        for variant in variants_for(prime) {
+            for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul) };
+                check_round_trip(&Fft::with_options(&s, prime, opts).unwrap(), 2 * kk, 2, 65, false);
+            }
+        }
     }
 }
 
