@@ -16,6 +16,11 @@ use crate::device::DeviceEntry;
 /// bookkeeping), as in `Vec<Digits>` and `Vec<BigUint>`.
 const PER_VEC: u128 = 40;
 
+/// Largest vector (N × batch elements) anything is planned for, 64 PiB: far
+/// beyond any device, and small enough that every byte count of a plan (its
+/// traffic over all passes included) fits 64 bits.
+pub const MAX_VECTOR_BYTES: u128 = 1 << 56;
+
 /// Below this, host checks are skipped: such amounts cannot be the problem,
 /// and /proc/meminfo is not read on every small call.
 const HOST_CHECK_FLOOR: u128 = 64 << 20;
@@ -90,9 +95,16 @@ fn cgroup_headroom() -> Option<u64> {
     Some(max.saturating_sub(current))
 }
 
-/// "512 MiB", "1.5 GiB", "139.8 GiB", "64 TiB".
+/// "512 MiB", "1.5 GiB", "139.8 GiB", "64 TiB"; from 1024 EiB on "2^75 bytes",
+/// and "over 2^128 bytes" for a saturated amount.
 pub fn human(bytes: u128) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes == u128::MAX {
+        return "over 2^128 bytes".into();
+    }
+    if bytes >= 1 << 70 {
+        return format!("2^{:.0} bytes", (bytes as f64).log2());
+    }
     let mut v = bytes as f64;
     let mut unit = 0;
     while v >= 1024.0 && unit + 1 < UNITS.len() {
@@ -123,7 +135,7 @@ pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what:
     });
     let host_short = free.is_some_and(|f| on_host > f as u128);
     // whatever the limits known, every buffer must be addressable
-    let unaddressable = need.device.max(need.host) > isize::MAX as u128;
+    let unaddressable = need.buffer >= MAX_VECTOR_BYTES || need.device.max(need.host) > isize::MAX as u128;
     if !(device_short || host_short || unaddressable) {
         return Ok(());
     }

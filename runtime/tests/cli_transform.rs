@@ -254,3 +254,19 @@ fn sizes_that_do_not_fit_are_refused_with_the_limits() {
     std::fs::remove_file(bin).ok();
     std::fs::remove_file(text).ok();
 }
+
+/// `plan` and `bench` of sizes no device has: a clear error or a skip, never
+/// an overflow (the plan's byte counts are checked before they are summed).
+#[test]
+fn plans_and_benchmarks_of_any_size_do_not_overflow() {
+    for (n, batch, needle) in [("2^62", "1", "N = 2^62 × batch 1 needs 528 EiB on the device"), ("2^20", "18446744073709551615", "needs 2^91 bytes")] {
+        let o = srgfn(&["plan", "--prime", P, "--n", n, "--batch", batch]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+    }
+    let o = srgfn(&["plan", "--prime", P, "--n", "2^49"]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("MiB moved per transform"), "{}", stderr(&o));
+    let o = srgfn(&["bench", "--prime", P, "--min-log", "61", "--max-log", "62", "--reps", "1", "--no-baselines"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skip (2^63+2^34)^8+1 N = 2^62: needs 528 EiB"), "{}", stderr(&o));
+}

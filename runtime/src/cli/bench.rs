@@ -91,8 +91,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let (lo, hi) = (args.min_log.unwrap_or(lo), args.max_log.unwrap_or(hi).min(prime.two_adicity()));
         for log_n in lo..=hi {
             let shape = PlanShape::new(&prime, log_n, 1)?;
-            if shape.device_bytes() > session.device.global_mem_bytes / 10 * 8 {
-                eprintln!("skip {prime} N = 2^{log_n}: needs {} MiB", shape.device_bytes() >> 20);
+            let need = srgfn::memory::plan_need(&prime, shape.n as u128, 1, 1).device; // no overflow at any N
+            if need > session.device.global_mem_bytes as u128 / 10 * 8 {
+                eprintln!("skip {prime} N = 2^{log_n}: needs {}", srgfn::memory::human(need));
                 continue;
             }
             for &r in &args.radices {

@@ -170,6 +170,9 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         bail!("--batch must be at least 1");
     }
     let shape = PlanShape::new(&prime, log_n, args.batch)?;
+    // sizes no device can address are refused (the description sums their bytes)
+    let need = srgfn::memory::plan_need(&prime, shape.n as u128, args.batch as u128, 1);
+    srgfn::memory::check(&format!("N = 2^{log_n} × batch {}", args.batch), need, None, "")?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&shape)?);
     } else {
