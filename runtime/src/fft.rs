@@ -223,8 +223,8 @@ pub struct Plan {
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
     n_inv: Buffer<u64>,
-    /// Unique in the process: the vectors it makes carry it.
-    id: u64,
+    /// What its vectors are made for, its id (unique in the process) included.
+    owner: Owner,
 }
 
 impl Plan {
@@ -244,12 +244,20 @@ impl Plan {
         let scratch = kernels.alloc(total * k)?;
         let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
-        Ok(Plan { fft, shape, scratch, table, n_inv, id: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed) })
+        let owner = Owner {
+            plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
+            session: fft.session().id(),
+            prime: prime.to_string(),
+            k,
+            n: shape.n,
+            batch,
+        };
+        Ok(Plan { fft, shape, scratch, table, n_inv, owner })
     }
 
     /// This plan's id, unique in the process (see [`DeviceVec::plan_id`]).
     pub fn id(&self) -> u64 {
-        self.id
+        self.owner.plan
     }
 
     pub fn shape(&self) -> &PlanShape {
@@ -263,18 +271,6 @@ impl Plan {
     }
     fn total(&self) -> usize {
         self.shape.n * self.shape.batch
-    }
-
-    fn owner(&self) -> Owner {
-        let prime = self.fft.prime();
-        Owner {
-            plan: self.id,
-            session: self.fft.session().id(),
-            prime: prime.to_string(),
-            k: prime.k(),
-            n: self.shape.n,
-            batch: self.shape.batch,
-        }
     }
 
     /// Checks, before allocating, that a new vector fits (on a CPU device its
@@ -298,7 +294,7 @@ impl Plan {
     }
 
     fn new_vec(&self, buf: Buffer<u64>) -> DeviceVec {
-        DeviceVec { buf, owner: self.owner(), valid: true }
+        DeviceVec { buf, owner: self.owner.clone(), valid: true }
     }
 
     /// Uploads N·batch values (< p each, vector after vector).
@@ -339,6 +335,7 @@ impl Plan {
     /// zero-padded to N·batch elements; the layout change runs on the device.
     fn upload_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
         let (k, total) = (self.fft.prime().k(), self.total());
+        check_transposable(total)?;
         self.check_new_vector(0)?;
         let kernels = &self.fft.kernels;
         kernels.write(&self.scratch, words)?;
@@ -365,6 +362,7 @@ impl Plan {
     /// The first `len` elements of a vector as digit words, element after element.
     pub fn download_digit_words(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<u64>> {
         self.check_vec(v)?;
+        check_transposable(self.total())?;
         self.check_download(len.min(self.total()), 0)?;
         let k = self.fft.prime().k();
         let kernels = &self.fft.kernels;
@@ -429,7 +427,7 @@ impl Plan {
     /// Refuses a vector made for another session, prime, size, batch or
     /// plan, and one whose contents are undefined.
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
-        let (mine, its) = (self.owner(), &v.owner);
+        let (mine, its) = (&self.owner, &v.owner);
         if its.session != mine.session {
             bail!(
                 "this device vector lives in another OpenCL context (session {}) than the plan (session {}): download it with its own plan and upload the values with this one",
@@ -528,6 +526,15 @@ impl Plan {
     }
 }
 
+/// The layout change of digit uploads and downloads (`transpose`) indexes
+/// elements with 32 bits: more elements are refused, never wrapped.
+fn check_transposable(elements: usize) -> Result<()> {
+    if elements > u32::MAX as usize {
+        bail!("{elements} elements: digit uploads and downloads take at most 2^32 − 1 elements per plan (values have no such limit)");
+    }
+    Ok(())
+}
+
 /// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
 fn trace_phase(name: &str, t: std::time::Instant) {
     if std::env::var_os("SRGFN_TRACE").is_some() {
@@ -562,4 +569,14 @@ fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Re
     let table = kernels.alloc(len * k)?;
     kernels.outer_product(&a, &b, &table, log_c, len as u64)?;
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digit_layout_changes_refuse_more_than_2_pow_32_elements() {
+        assert!(super::check_transposable(u32::MAX as usize).is_ok());
+        let err = super::check_transposable(1 << 32).unwrap_err().to_string();
+        assert!(err.contains("at most 2^32 − 1 elements"), "{err}");
+    }
 }
