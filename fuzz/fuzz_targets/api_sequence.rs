@@ -2,8 +2,8 @@
 //! random primes, sizes, batches, radices, variants and multiplication forms;
 //! uploads (values, digits, digit words, padded), forward and inverse
 //! transforms, pointwise products, downloads, polynomial products, and misuse
-//! (vectors of another plan, prime, size or batch; values ≥ p; digits ≥ r;
-//! wrong lengths).  Every result is checked against the host reference
+//! (vectors of another plan, prime, size, batch or OpenCL context; values
+//! ≥ p; digits ≥ r; wrong lengths).  Every result is checked against the host reference
 //! (srgfn_gen's host FFT, Field and schoolbook arithmetic); every misuse must
 //! be refused with an error and leave the vector exact.
 #![no_main]
@@ -23,24 +23,28 @@ const PRIMES: [&str; 5] = ["(2^63+2^53)^2+1", "(2^64-2^50)^4+1", "(2^63+2^34)^8+
 const MAX_LOG_N: u32 = 9;
 
 struct World {
-    session: Session,
+    /// Two OpenCL contexts on the default device: vectors must not cross them.
+    sessions: [Session; 2],
     primes: Vec<Prime>,
-    /// Ffts by (prime, radix, variant, mul): their programs are built once.
-    ffts: Mutex<Vec<((usize, usize, usize, usize), Fft)>>,
+    /// Ffts by (session, prime, radix, variant, mul): their programs are built once.
+    ffts: Mutex<Vec<(FftKey, Fft)>>,
 }
+
+type FftKey = (usize, usize, usize, usize, usize);
 
 fn world() -> &'static World {
     static W: OnceLock<World> = OnceLock::new();
-    W.get_or_init(|| World {
-        session: Session::open(None).expect("an OpenCL device"),
-        primes: PRIMES.iter().map(|e| Prime::parse(e).expect("a prime")).collect(),
-        ffts: Mutex::default(),
+    W.get_or_init(|| {
+        let first = Session::open(None).expect("an OpenCL device");
+        let second = Session::on(first.device.clone(), first.cache.clone()).expect("a second context");
+        let primes = PRIMES.iter().map(|e| Prime::parse(e).expect("a prime")).collect();
+        World { sessions: [first, second], primes, ffts: Mutex::default() }
     })
 }
 
-fn fft(prime: usize, radix: usize, variant: usize, mul: usize) -> Fft {
+fn fft(session: usize, prime: usize, radix: usize, variant: usize, mul: usize) -> Fft {
     let w = world();
-    let key = (prime, radix, variant, mul);
+    let key = (session, prime, radix, variant, mul);
     let mut ffts = w.ffts.lock().unwrap();
     if let Some((_, f)) = ffts.iter().find(|(k, _)| *k == key) {
         return f.clone();
@@ -52,7 +56,7 @@ fn fft(prime: usize, radix: usize, variant: usize, mul: usize) -> Fft {
         variant: Some(variants[variant % variants.len()]),
         mul: Some([MulForm::Wide64, MulForm::Limb22][mul]),
     };
-    let f = Fft::with_options(&w.session, p, opts).expect("an Fft");
+    let f = Fft::with_options(&w.sessions[session], p, opts).expect("an Fft");
     ffts.push((key, f.clone()));
     f
 }
@@ -137,11 +141,12 @@ fn run(data: &[u8]) {
     while !input.done() && plans.len() < 6 {
         match input.byte() % 8 {
             0 => {
-                let p = input.below(PRIMES.len());
+                let pb = input.byte(); // the top bit picks the session
+                let (p, session) = (pb as usize % PRIMES.len(), (pb >> 7) as usize);
                 let prime = &w.primes[p];
                 let log_n = 1 + input.below(MAX_LOG_N as usize) as u32;
                 let batch = 1 + input.below(3);
-                let f = fft(p, input.below(2), input.below(3), input.below(2));
+                let f = fft(session, p, input.below(2), input.below(3), input.below(2));
                 let plan = f.plan(1 << log_n, batch).expect("a plan of a small size");
                 plans.push(LivePlan { plan, field: Field::new(prime) });
             }
@@ -254,7 +259,7 @@ fn run(data: &[u8]) {
             }
             6 => {
                 let p = input.below(PRIMES.len());
-                let f = fft(p, input.below(2), input.below(3), input.below(2));
+                let f = fft(0, p, input.below(2), input.below(3), input.below(2));
                 let field = Field::new(f.prime());
                 let (la, lb) = (1 + input.below(40), 1 + input.below(40));
                 let a: Vec<Digits> = (0..la).map(|_| elems.element(&field)).collect();
