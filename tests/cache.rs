@@ -25,12 +25,12 @@ fn run(s: &Session) -> Vec<u64> {
 fn cached_binaries_are_reused_and_corrupt_ones_rebuilt() {
     let dir = private_dir("reuse");
     let dev = select_device(None).unwrap();
-    let s1 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap()).unwrap();
+    let s1 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
     assert_eq!(run(&s1), [2, 3, 4, 5]);
     let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(entries.len(), 1, "one binary stored");
     // a fresh session loads it from disk
-    let s2 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap()).unwrap();
+    let s2 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
     assert_eq!(run(&s2), [2, 3, 4, 5]);
     // corrupt the entry: it is detected, removed, and the program rebuilt from source
     let mut data = std::fs::read(&entries[0]).unwrap();
@@ -39,7 +39,7 @@ fn cached_binaries_are_reused_and_corrupt_ones_rebuilt() {
     std::fs::write(&entries[0], &data).unwrap();
     let key = entries[0].file_stem().unwrap().to_str().unwrap().to_string();
     assert!(ProgramCache::at(&dir).unwrap().load(&key).is_none(), "a corrupt entry is not trusted");
-    let s3 = Session::on(dev, ProgramCache::at(&dir).unwrap()).unwrap();
+    let s3 = Session::on(dev, ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
     assert_eq!(run(&s3), [2, 3, 4, 5]);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -53,5 +53,27 @@ fn a_cache_writable_by_others_is_refused() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     let err = ProgramCache::at(&dir).unwrap_err().to_string();
     assert!(err.contains("writable by group or others"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// PoCL compiles every kernel of a program to hand out its binary: its
+/// programs are stored only when asked; other platforms' always.
+#[test]
+fn pocl_binaries_are_stored_only_when_asked() {
+    let dir = private_dir("pocl");
+    let cache = ProgramCache::at(&dir).unwrap();
+    let mut dev = select_device(None).unwrap();
+    let real = dev.clone();
+    dev.platform = "Portable Computing Language".into();
+    assert!(!cache.stores_binaries_of(&dev));
+    assert!(cache.clone().with_pocl_binaries().stores_binaries_of(&dev));
+    dev.platform = "NVIDIA CUDA".into();
+    assert!(cache.stores_binaries_of(&dev));
+    assert!(!ProgramCache::disabled().stores_binaries_of(&dev));
+    if real.is_pocl() {
+        let s = Session::on(real, cache).unwrap();
+        assert_eq!(run(&s), [2, 3, 4, 5]);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing stored");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -49,7 +49,17 @@ fn dft16_stage_shape() {
     assert!(p4.stages.iter().all(|s| s.butterflies.len() == 4 && s.radix() == 4));
     let d = p2.descriptor();
     assert_eq!((d.size, d.butterflies, d.dft2, d.dft4), (16, 32, 32, 0));
-    assert_eq!(d.shifts + d.trivial_shifts, 32);
+    // radix-2 DIT with root r: in stage s every group of 2^(s+1) slots shifts
+    // its j-th odd input by r^((8 >> s)·j), j < 2^s, so 8 + 4 + 2 + 1 = 15
+    // inputs are not shifted and 17 are
+    for (s, stage) in p2.stages.iter().enumerate() {
+        let mut got: Vec<u32> = stage.butterflies.iter().map(|b| b.shifts[1]).collect();
+        let mut want: Vec<u32> = (0..8 >> s).flat_map(|_| (0..1u32 << s).map(move |j| (8 >> s) * j)).collect();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want, "stage {s}");
+    }
+    assert_eq!((d.shifts, d.trivial_shifts, d.negations), (17, 15, 0));
     assert!(p2.output_shifts.iter().all(|&s| s == 0));
 }
 
@@ -62,6 +72,18 @@ fn unrolled_programs_equal_the_naive_dft() {
         let kk = prime.base_size();
         let w = prime.root_of_unity(kk.trailing_zeros()).unwrap();
         assert_eq!(w, BigUint::from(prime.r()), "ω_K = r");
+        // random input, and one made of edge values, with their naive DFTs
+        let edges = edge_values(&field);
+        let inputs: Vec<_> = [
+            (0..kk).map(|_| random_value(prime, &mut rng)).collect::<Vec<_>>(),
+            (0..kk).map(|i| field.to_biguint(&edges[i % edges.len()]).unwrap()).collect(),
+        ]
+        .into_iter()
+        .map(|x| {
+            let want = srgfn_gen::reference::naive_dft_with_root(prime, &x, &w);
+            (x, want)
+        })
+        .collect();
         for radix in [Radix::R2, Radix::R4] {
             let prog = Program::unroll(prime.k(), radix).unwrap();
             let d = prog.descriptor();
@@ -70,17 +92,10 @@ fn unrolled_programs_equal_the_naive_dft() {
                 Radix::R2 => assert_eq!((d.stages, d.dft2), (log, log * kk / 2)),
                 Radix::R4 => assert_eq!(d.stages, log.div_ceil(2)),
             }
-            // random input, and one made of edge values
-            let edges = edge_values(&field);
-            let inputs = [
-                (0..kk).map(|_| random_value(prime, &mut rng)).collect::<Vec<_>>(),
-                (0..kk).map(|i| field.to_biguint(&edges[i % edges.len()]).unwrap()).collect(),
-            ];
-            for x in inputs {
-                let want = srgfn_gen::reference::naive_dft_with_root(prime, &x, &w);
+            for (x, want) in &inputs {
                 let xd: Vec<_> = x.iter().map(|v| field.from_biguint(v).unwrap()).collect();
                 let got: Vec<_> = prog.run(&field, &xd).iter().map(|v| field.to_biguint(v).unwrap()).collect();
-                assert_eq!(got, want, "{prime} radix {radix:?}");
+                assert_eq!(&got, want, "{prime} radix {radix:?}");
             }
         }
     }

@@ -5,7 +5,8 @@
 //! textual form users write is `(2^63+2^34)^8+1`; spaces are ignored.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use num_bigint::BigUint;
 use num_traits::One;
@@ -137,7 +138,12 @@ pub struct Prime {
     two_adicity: u32,
     /// Primitive 2^two_adicity-th root ω_max with ω_max^(2^e / 2k) = r (computed on first use).
     pub(crate) max_root: OnceLock<BigUint>,
+    /// ω_N by log2 N, memoised and shared by clones (see `root_of_unity`).
+    pub(crate) roots: RootCache,
 }
+
+/// Roots of unity computed so far, by log2 N.
+pub(crate) type RootCache = Arc<Mutex<BTreeMap<u32, BigUint>>>;
 
 impl Clone for Prime {
     fn clone(&self) -> Self {
@@ -147,6 +153,7 @@ impl Clone for Prime {
             p: self.p.clone(),
             two_adicity: self.two_adicity,
             max_root: self.max_root.clone(),
+            roots: self.roots.clone(),
         }
     }
 }
@@ -174,7 +181,7 @@ impl Prime {
         let p = BigUint::from(radix.value()).pow(k as u32) + 1u32;
         // p - 1 = r^k, so v2(p - 1) = k * v2(r).
         let two_adicity = k as u32 * radix.value().trailing_zeros();
-        Ok(Prime { radix, k, p, two_adicity, max_root: OnceLock::new() })
+        Ok(Prime { radix, k, p, two_adicity, max_root: OnceLock::new(), roots: RootCache::default() })
     }
 
     /// Parses and validates an expression such as `(2^63+2^34)^8+1`.
@@ -352,13 +359,17 @@ pub const CATALOG: [&str; 7] = [
     "(2^64-2^28)^128+1",
 ];
 
-/// The catalog primes, each validated (the primality test runs once per process).
+/// The catalog primes.  Only their shape is checked here: their primality is
+/// proven once, by a test (`tests/primes_roots.rs`: a Pocklington certificate
+/// from p − 1 = r^k fully factored), instead of by a probable-prime test of
+/// the 8192-bit entry in every process.  [`Prime::parse`] of an entry still
+/// runs the full test.
 pub fn catalog() -> &'static [Prime] {
     static CAT: OnceLock<Vec<Prime>> = OnceLock::new();
     CAT.get_or_init(|| {
         CATALOG
             .iter()
-            .map(|e| Prime::parse(e).unwrap_or_else(|err| panic!("catalog prime {e} rejected: {err}")))
+            .map(|e| Prime::parse_unchecked(e).unwrap_or_else(|err| panic!("catalog prime {e} rejected: {err}")))
             .collect()
     })
 }

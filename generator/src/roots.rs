@@ -9,6 +9,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
 
 use crate::error::SizeError;
+use crate::primality::jacobi;
 use crate::prime::Prime;
 
 impl Prime {
@@ -32,12 +33,18 @@ impl Prime {
     }
 
     /// The primitive N-th root ω_N (N = 2^log_n) used by every transform of that size.
+    /// Memoised: the squarings start from the nearest root already known for a
+    /// larger N (else from ω_max), so each size is computed once per prime.
     pub fn root_of_unity(&self, log_n: u32) -> Result<BigUint, SizeError> {
         self.check_log_size(log_n)?;
-        let p = self.modulus();
-        let mut w = self.max_root().clone();
-        for _ in log_n..self.two_adicity() {
-            w = &w * &w % p;
+        let known = self.roots.lock().expect("root cache").range(log_n..).next().map(|(&l, w)| (l, w.clone()));
+        let (from, mut w) = known.unwrap_or_else(|| (self.two_adicity(), self.max_root().clone()));
+        if from != log_n {
+            let p = self.modulus();
+            for _ in log_n..from {
+                w = &w * &w % p;
+            }
+            self.roots.lock().expect("root cache").insert(log_n, w.clone());
         }
         Ok(w)
     }
@@ -82,11 +89,10 @@ fn compute_max_root(prime: &Prime) -> BigUint {
         }
         y
     };
-    // g = a^q is a primitive 2^e-th root iff a is a quadratic non-residue.
-    let g = (2u32..)
-        .map(|a| BigUint::from(a).modpow(&q, p))
-        .find(|g| square_times(g, e - 1) == pm1)
-        .expect("p is prime, so a quadratic non-residue exists");
+    // g = a^q is a primitive 2^e-th root iff a is a quadratic non-residue,
+    // found by its Jacobi symbol (not by 2^(e−1) squarings per candidate)
+    let a = (2u32..).map(BigUint::from).find(|a| jacobi(a, p) == -1).expect("p is prime, so a quadratic non-residue exists");
+    let g = a.modpow(&q, p);
     // β = g^{2^e/2k} is a primitive 2k-th root, hence r^{i0} with i0 odd;
     // Algorithm 3.1: the j < 2k with β^j = r gives ω = g^j.
     let log_k2 = prime.base_size().trailing_zeros();

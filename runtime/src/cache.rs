@@ -19,6 +19,8 @@ const MAGIC: &[u8] = b"srgfn-program-binary v1\n";
 #[derive(Clone, Debug)]
 pub struct ProgramCache {
     dir: Option<PathBuf>,
+    /// Store binaries on PoCL too (see [`ProgramCache::stores_binaries_of`]).
+    pocl_binaries: bool,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -28,7 +30,7 @@ fn hex(bytes: &[u8]) -> String {
 impl ProgramCache {
     /// No on-disk cache (`--no-cache`).
     pub fn disabled() -> Self {
-        ProgramCache { dir: None }
+        ProgramCache { dir: None, pocl_binaries: false }
     }
 
     /// `SRGFN_CACHE_DIR`, else the per-user cache folder (`~/.cache/srgfn`).
@@ -55,11 +57,25 @@ impl ProgramCache {
             }
         }
         check_safe(dir)?;
-        Ok(ProgramCache { dir: Some(dir.to_path_buf()) })
+        Ok(ProgramCache { dir: Some(dir.to_path_buf()), pocl_binaries: false })
     }
 
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// Also stores binaries of programs built on PoCL.
+    pub fn with_pocl_binaries(mut self) -> Self {
+        self.pocl_binaries = true;
+        self
+    }
+
+    /// Whether programs built on `device` are stored and loaded.  Not on
+    /// PoCL by default: to hand out a program's binary PoCL compiles every
+    /// kernel in it, 5 to 10 times the cost of the build itself, and PoCL
+    /// keeps its own cache of compiled kernels (`~/.cache/pocl`).
+    pub fn stores_binaries_of(&self, device: &DeviceEntry) -> bool {
+        self.dir.is_some() && (self.pocl_binaries || !device.is_pocl())
     }
 
     /// Cache key of a source built on a device.

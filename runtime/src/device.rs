@@ -42,6 +42,10 @@ impl DeviceEntry {
     pub fn is_nvidia(&self) -> bool {
         self.platform.contains("NVIDIA")
     }
+    /// A device of PoCL (Portable Computing Language), the CPU implementation.
+    pub fn is_pocl(&self) -> bool {
+        self.platform.contains("Portable Computing Language")
+    }
     /// "NVIDIA H100 (NVIDIA CUDA, driver 580.1)".
     pub fn describe(&self) -> String {
         format!("{} ({}, driver {})", self.name.trim(), self.platform.trim(), self.driver_version.trim())

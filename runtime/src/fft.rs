@@ -17,6 +17,7 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _, Result};
@@ -29,6 +30,7 @@ use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
 use crate::kernels::FieldKernels;
+use crate::memory::{self, Need};
 use crate::session::Session;
 
 /// The kernels of one prime on one device; cheap to clone (shared).
@@ -134,6 +136,9 @@ impl Fft {
         }
         let len = la + lb - 1;
         let n = len.next_power_of_two().max(2);
+        // two data vectors besides the plan's scratch and table
+        let need = memory::plan_need(self.prime(), n as u128, 1, 2);
+        memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.session().device), "")?;
         let mut t = std::time::Instant::now();
         let mut phase = |name: &str| {
             trace_phase(&format!("poly_mul {name}"), t);
@@ -158,27 +163,56 @@ impl Fft {
     }
 }
 
-/// Elements resident on the device in the digit-major layout.
+/// Elements resident on the device in the digit-major layout.  A vector
+/// belongs to the plan that made it: every operation checks its prime, N,
+/// batch, OpenCL context and plan, and refuses a vector made for another.
 pub struct DeviceVec {
+    /// N · batch · k words (invariant, checked on every use).
     buf: Buffer<u64>,
-    /// N · batch elements.
-    len: usize,
+    owner: Owner,
     /// False after an operation on it failed part-way: its contents are then
     /// undefined, and every later use is refused rather than computing on them.
     valid: bool,
 }
 
+/// What a vector was made for; all of it must match the plan that uses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Owner {
+    plan: u64,
+    session: u64,
+    prime: String,
+    k: usize,
+    n: usize,
+    batch: usize,
+}
+
 impl DeviceVec {
+    /// N · batch elements.
     pub fn len(&self) -> usize {
-        self.len
+        self.owner.n * self.owner.batch
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
+    }
+    /// The transform size N of the plan that made it.
+    pub fn n(&self) -> usize {
+        self.owner.n
+    }
+    /// The number of vectors of size N it holds.
+    pub fn batch(&self) -> usize {
+        self.owner.batch
+    }
+    /// The [`Plan::id`] of the plan that made it.
+    pub fn plan_id(&self) -> u64 {
+        self.owner.plan
     }
     pub fn buffer(&self) -> &Buffer<u64> {
         &self.buf
     }
 }
+
+/// Ids of plans, unique in the process.
+static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A planned transform of size N on `batch` vectors: its launches, one
 /// scratch buffer and the twiddle table, allocated once.
@@ -189,6 +223,8 @@ pub struct Plan {
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
     n_inv: Buffer<u64>,
+    /// What its vectors are made for, its id (unique in the process) included.
+    owner: Owner,
 }
 
 impl Plan {
@@ -198,7 +234,9 @@ impl Plan {
         }
         let prime = fft.prime().clone();
         let shape = PlanShape::new(&prime, log_n, batch)?;
-        check_memory(&fft, &shape)?;
+        let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
+        let need = memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
+        memory::check(&subject, need, Some(&fft.session().device), "")?;
         let k = prime.k();
         let total = shape.n * batch;
         let kernels = fft.kernels.clone();
@@ -206,7 +244,20 @@ impl Plan {
         let scratch = kernels.alloc(total * k)?;
         let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
-        Ok(Plan { fft, shape, scratch, table, n_inv })
+        let owner = Owner {
+            plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
+            session: fft.session().id(),
+            prime: prime.to_string(),
+            k,
+            n: shape.n,
+            batch,
+        };
+        Ok(Plan { fft, shape, scratch, table, n_inv, owner })
+    }
+
+    /// This plan's id, unique in the process (see [`DeviceVec::plan_id`]).
+    pub fn id(&self) -> u64 {
+        self.owner.plan
     }
 
     pub fn shape(&self) -> &PlanShape {
@@ -220,6 +271,30 @@ impl Plan {
     }
     fn total(&self) -> usize {
         self.shape.n * self.shape.batch
+    }
+
+    /// Checks, before allocating, that a new vector fits (on a CPU device its
+    /// buffer is host memory) besides `host` bytes of host memory.
+    fn check_new_vector(&self, host: u128) -> Result<()> {
+        let buffer = memory::element_bytes(self.fft.prime().k(), self.total() as u128);
+        let need = Need { device: buffer, buffer, host };
+        memory::check(&format!("uploading {} elements", self.total()), need, Some(&self.fft.session().device), "")
+    }
+
+    /// Checks host memory for reading `len` elements back: their words, and
+    /// `per_element` more bytes each for the form they are returned in.
+    fn check_download(&self, len: usize, per_element: u128) -> Result<()> {
+        let words = memory::element_bytes(self.fft.prime().k(), len as u128);
+        memory::check_host(&format!("downloading {len} elements"), words.saturating_add(per_element.saturating_mul(len as u128)))
+    }
+
+    /// The host bytes of one element as a `Digits` or a `BigUint`.
+    fn element_host_bytes(&self) -> u128 {
+        memory::element_bytes(self.fft.prime().k(), 1) + 40
+    }
+
+    fn new_vec(&self, buf: Buffer<u64>) -> DeviceVec {
+        DeviceVec { buf, owner: self.owner.clone(), valid: true }
     }
 
     /// Uploads N·batch values (< p each, vector after vector).
@@ -239,6 +314,7 @@ impl Plan {
         }
         let prime = self.fft.prime().clone();
         let (k, p) = (prime.k(), prime.modulus());
+        self.check_new_vector(memory::element_bytes(k, values.len() as u128))?;
         let mut words = vec![0u64; values.len() * k];
         words.par_chunks_mut(k).zip(values.par_iter()).enumerate().try_for_each(|(i, (dst, v))| -> Result<()> {
             if v >= p {
@@ -252,13 +328,15 @@ impl Plan {
         kernels.write(&self.scratch, &words)?;
         let buf = kernels.alloc(total * k)?;
         kernels.from_binary(&self.scratch, &buf, total as u64, values.len() as u64, total as u64)?;
-        Ok(DeviceVec { buf, len: total, valid: true })
+        Ok(self.new_vec(buf))
     }
 
     /// Uploads element-major words (k per element, already canonical),
     /// zero-padded to N·batch elements; the layout change runs on the device.
     fn upload_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
         let (k, total) = (self.fft.prime().k(), self.total());
+        check_transposable(total)?;
+        self.check_new_vector(0)?;
         let kernels = &self.fft.kernels;
         kernels.write(&self.scratch, words)?;
         if words.len() < total * k {
@@ -266,7 +344,7 @@ impl Plan {
         }
         let buf = kernels.alloc(total * k)?;
         kernels.transpose(&self.scratch, &buf, total as u32, k as u32, 1)?;
-        Ok(DeviceVec { buf, len: total, valid: true })
+        Ok(self.new_vec(buf))
     }
 
     /// Uploads canonical digit vectors stored element after element (k words
@@ -284,6 +362,8 @@ impl Plan {
     /// The first `len` elements of a vector as digit words, element after element.
     pub fn download_digit_words(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<u64>> {
         self.check_vec(v)?;
+        check_transposable(self.total())?;
+        self.check_download(len.min(self.total()), 0)?;
         let k = self.fft.prime().k();
         let kernels = &self.fft.kernels;
         kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
@@ -298,11 +378,14 @@ impl Plan {
         if let Some(i) = elems.iter().position(|e| e.len() != k) {
             return Err(srgfn_gen::FieldError::Length { got: elems[i].len(), k }).with_context(|| format!("element {i}"));
         }
+        memory::check_host(&format!("uploading {} elements", elems.len()), memory::element_bytes(k, elems.len() as u128))?;
         self.upload_digit_words(&elems.concat())
     }
 
     /// Reads a vector back as digit vectors.
     pub fn download_digits(&mut self, v: &DeviceVec) -> Result<Vec<Digits>> {
+        self.check_vec(v)?;
+        self.check_download(self.total(), self.element_host_bytes())?;
         let k = self.fft.prime().k();
         Ok(self.download_digit_words(v, self.total())?.chunks(k).map(<[u64]>::to_vec).collect())
     }
@@ -319,6 +402,7 @@ impl Plan {
         self.check_vec(v)?;
         let k = self.fft.prime().k();
         let len = len.min(self.total());
+        self.check_download(len, self.element_host_bytes())?;
         let kernels = &self.fft.kernels;
         let t = std::time::Instant::now();
         kernels.to_binary(&v.buf, &self.scratch, self.total() as u64, len as u64)?;
@@ -340,11 +424,44 @@ impl Plan {
         out
     }
 
+    /// Refuses a vector made for another session, prime, size, batch or
+    /// plan, and one whose contents are undefined.
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
+        let (mine, its) = (&self.owner, &v.owner);
+        if its.session != mine.session {
+            bail!(
+                "this device vector lives in another OpenCL context (session {}) than the plan (session {}): download it with its own plan and upload the values with this one",
+                its.session,
+                mine.session
+            );
+        }
+        if (&its.prime, its.k) != (&mine.prime, mine.k) {
+            bail!("this device vector holds elements of {} (k = {}) but the plan is for {} (k = {})", its.prime, its.k, mine.prime, mine.k);
+        }
+        if (its.n, its.batch) != (mine.n, mine.batch) {
+            bail!(
+                "mismatched sizes: this device vector holds {} vector(s) of N = {} but the plan is for {} vector(s) of N = {}",
+                its.batch,
+                its.n,
+                mine.batch,
+                mine.n
+            );
+        }
+        if its.plan != mine.plan {
+            bail!(
+                "this device vector was made by plan {} and this is plan {} (same prime, N and batch): a vector is used only with the plan that made it",
+                its.plan,
+                mine.plan
+            );
+        }
         if !v.valid {
             bail!("this device vector's contents are undefined after an operation on it failed; upload it again");
         }
-        self.check_len(v.len)
+        let words = self.total() * mine.k;
+        if v.buf.len() != words {
+            bail!("this device vector's buffer holds {} words, the plan's vectors {words}", v.buf.len());
+        }
+        Ok(())
     }
 
     fn check_len(&self, len: usize) -> Result<()> {
@@ -409,6 +526,15 @@ impl Plan {
     }
 }
 
+/// The layout change of digit uploads and downloads (`transpose`) indexes
+/// elements with 32 bits: more elements are refused, never wrapped.
+fn check_transposable(elements: usize) -> Result<()> {
+    if elements > u32::MAX as usize {
+        bail!("{elements} elements: digit uploads and downloads take at most 2^32 − 1 elements per plan (values have no such limit)");
+    }
+    Ok(())
+}
+
 /// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
 fn trace_phase(name: &str, t: std::time::Instant) {
     if std::env::var_os("SRGFN_TRACE").is_some() {
@@ -445,31 +571,12 @@ fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Re
     Ok(table)
 }
 
-/// Refuses a plan whose buffers do not fit the device, before allocating.
-fn check_memory(fft: &Fft, shape: &PlanShape) -> Result<()> {
-    let dev = &fft.session().device;
-    let need = shape.device_bytes();
-    let buffer = (shape.n * shape.batch * shape.k * 8) as u64;
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    if dev.global_mem_bytes > 0 && need > dev.global_mem_bytes {
-        bail!(
-            "N = {} × batch {} needs {:.2} GiB of device memory (data, scratch, twiddles) but {} has {:.2} GiB",
-            shape.n,
-            shape.batch,
-            gib(need),
-            dev.name.trim(),
-            gib(dev.global_mem_bytes)
-        );
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digit_layout_changes_refuse_more_than_2_pow_32_elements() {
+        assert!(super::check_transposable(u32::MAX as usize).is_ok());
+        let err = super::check_transposable(1 << 32).unwrap_err().to_string();
+        assert!(err.contains("at most 2^32 − 1 elements"), "{err}");
     }
-    if dev.max_alloc_bytes > 0 && buffer > dev.max_alloc_bytes {
-        bail!(
-            "N = {} × batch {} needs buffers of {:.2} GiB but {} allows at most {:.2} GiB per buffer",
-            shape.n,
-            shape.batch,
-            gib(buffer),
-            dev.name.trim(),
-            gib(dev.max_alloc_bytes)
-        );
-    }
-    Ok(())
 }

@@ -134,12 +134,15 @@ impl FieldKernels {
         Ok(fk)
     }
 
-    /// Compiles every file of the set from source; returns the build logs (warnings) by file.
+    /// Compiles every file of the set through the session's program cache;
+    /// returns the build logs (warnings) of the files built from source in
+    /// this session, by file.
     pub fn build_all(&self) -> Result<BTreeMap<String, String>> {
         let mut logs = BTreeMap::new();
         for f in self.set.files.iter().filter(|f| f.name != "field.cl") {
-            let (_p, log) = self.session.build(&self.program_name(&f.name), &f.source)?;
-            logs.insert(f.name.clone(), log);
+            if let (_, Some(log)) = self.session.program_with_log(&self.program_name(&f.name), &f.source)? {
+                logs.insert(f.name.clone(), log);
+            }
         }
         Ok(logs)
     }

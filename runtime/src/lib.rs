@@ -8,11 +8,15 @@ pub mod bench;
 pub mod cache;
 pub mod check;
 pub mod device;
+#[cfg(feature = "faults")]
 pub mod faults;
+#[cfg(not(feature = "faults"))]
+pub(crate) mod faults;
 pub mod fft;
 pub mod io;
 pub mod kernels;
 pub mod layout;
+pub mod memory;
 pub mod microbench;
 pub mod session;
 pub mod smallprime;

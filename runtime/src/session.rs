@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, Context as _, Result};
@@ -36,11 +37,23 @@ pub struct Session {
     pub context: Context,
     pub queue: Queue,
     pub cache: ProgramCache,
-    /// Test hook: faults to inject into this session's builds, allocations,
-    /// enqueues and reads.
+    /// Test hook (cargo feature `faults`): faults to inject into this
+    /// session's builds, allocations, enqueues and reads.
+    #[cfg(feature = "faults")]
     pub faults: Arc<Faults>,
-    built: Arc<Mutex<HashMap<String, Program>>>,
+    /// Without the feature the hook never fires.
+    #[cfg(not(feature = "faults"))]
+    pub(crate) faults: Arc<Faults>,
+    built: Arc<Mutex<Built>>,
+    /// Unique per context in the process (clones share it).
+    id: u64,
 }
+
+/// Programs by cache key, with their build logs when built in the session.
+type Built = HashMap<String, (Program, Option<String>)>;
+
+/// Ids of sessions, unique in the process.
+static NEXT_SESSION_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Session {
     /// Opens the selected device (see [`select_device`]) with the default
@@ -57,33 +70,50 @@ impl Session {
             .with_context(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
         let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .with_context(|| format!("cannot create a command queue on {}", device.describe()))?;
-        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default() })
+        let id = NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default(), id })
+    }
+
+    /// This session's id: one per OpenCL context, shared by clones.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Builds `source` once per session: from memory, else from a verified
     /// on-disk binary, else from source (and stores the binary).  A cached
     /// binary that fails to load is rebuilt from source.
     pub fn program(&self, name: &str, source: &str) -> Result<Program> {
+        Ok(self.program_with_log(name, source)?.0)
+    }
+
+    /// Like [`Self::program`], with the build log (warnings, if any) when the
+    /// program was built from source in this session, `None` when it was
+    /// loaded from the on-disk cache.  Binaries are stored only where
+    /// [`ProgramCache::stores_binaries_of`] says so (not on PoCL by default).
+    pub fn program_with_log(&self, name: &str, source: &str) -> Result<(Program, Option<String>)> {
         let key = ProgramCache::key(&self.device, &build_options(), source);
-        if let Some(p) = self.built.lock().expect("program map").get(&key) {
-            return Ok(p.clone());
+        if let Some(entry) = self.built.lock().expect("program map").get(&key) {
+            return Ok(entry.clone());
         }
-        let program = match self.cache.load(&key).and_then(|bin| self.load_binary(&bin).ok()) {
-            Some(p) => p,
+        let binaries = self.cache.stores_binaries_of(&self.device);
+        let entry = match self.cache.load(&key).filter(|_| binaries).and_then(|bin| self.load_binary(&bin).ok()) {
+            Some(p) => (p, None),
             None => {
-                let (p, _log) = self.build(name, source)?;
-                if let Ok(ocl::core::ProgramInfoResult::Binaries(bins)) =
-                    ocl::core::get_program_info(p.as_core(), ocl::core::ProgramInfo::Binaries)
-                {
-                    if let Some(bin) = bins.first().filter(|b| !b.is_empty()) {
-                        self.cache.store(&key, bin);
+                let (p, log) = self.build(name, source)?;
+                if binaries {
+                    if let Ok(ocl::core::ProgramInfoResult::Binaries(bins)) =
+                        ocl::core::get_program_info(p.as_core(), ocl::core::ProgramInfo::Binaries)
+                    {
+                        if let Some(bin) = bins.first().filter(|b| !b.is_empty()) {
+                            self.cache.store(&key, bin);
+                        }
                     }
                 }
-                p
+                (p, Some(log))
             }
         };
-        self.built.lock().expect("program map").insert(key, program.clone());
-        Ok(program)
+        self.built.lock().expect("program map").insert(key, entry.clone());
+        Ok(entry)
     }
 
     fn load_binary(&self, bin: &[u8]) -> Result<Program> {

@@ -3,7 +3,7 @@
 mod cli_support;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use cli_support::{cache_dir, srgfn, stderr, tmp, P};
 use num_bigint::BigUint;
@@ -135,20 +135,57 @@ fn no_opencl_platform_says_how_to_install_pocl() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
+/// Runs srgfn; returns its output and its peak resident memory in KiB, from
+/// wait4 (this child's own rusage, whatever other tests run meanwhile).
+#[allow(clippy::zombie_processes)] // reaped by wait4, not Child::wait
+fn srgfn_peak_rss(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_srgfn"))
+        .args(args)
+        .env("SRGFN_CACHE_DIR", cache_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run srgfn");
+    let mut pipes = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out = std::thread::spawn(move || {
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        pipes.0.read_to_end(&mut o).unwrap();
+        pipes.1.read_to_end(&mut e).unwrap();
+        (o, e)
+    });
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    // SAFETY: waits for our own child, writing into locals of the right types
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let (stdout, stderr) = out.join().unwrap();
+    (Output { status: std::process::ExitStatus::from_raw(status), stdout, stderr }, usage.ru_maxrss as u64)
+}
+
 #[test]
 fn absurd_inputs_are_refused_quickly_with_bounded_memory() {
     use std::time::Instant;
-    // a 10 MB line
+    // the same path on a tiny file: OpenCL discovery, reading, the error
+    let small = tmp("small-bad.txt");
+    std::fs::write(&small, "1\nxyz\n").unwrap();
+    let (o, control) = srgfn_peak_rss(&["fft", "--prime", P, "--input", small.to_str().unwrap()]);
+    assert!(stderr(&o).contains("small-bad.txt:2"), "{}", stderr(&o));
+    // a 10 MB line is refused without being held
     let long = tmp("long.txt");
     std::fs::write(&long, "7".repeat(10 << 20)).unwrap();
     let t = Instant::now();
-    let o = srgfn(&["fft", "--prime", P, "--input", long.to_str().unwrap()]);
+    let (o, rss) = srgfn_peak_rss(&["fft", "--prime", P, "--input", long.to_str().unwrap()]);
     assert!(stderr(&o).contains("long.txt:1: line longer than"), "{}", stderr(&o));
+    assert!(rss < control + 8 * 1024, "a 10 MB line: peak {rss} KiB, {control} KiB for a tiny file");
     // 10^7 empty lines: no element, and no memory held per line
     let empty = tmp("empty.txt");
     std::fs::write(&empty, "\n".repeat(10_000_000)).unwrap();
-    let o = srgfn(&["fft", "--prime", P, "--input", empty.to_str().unwrap()]);
+    let (o, rss) = srgfn_peak_rss(&["fft", "--prime", P, "--input", empty.to_str().unwrap()]);
     assert!(stderr(&o).contains("contains no elements"), "{}", stderr(&o));
+    // the reader holds at most two 8 MiB blocks of the file at a time
+    assert!(rss < control + 16 * 1024, "10^7 empty lines: peak {rss} KiB, {control} KiB for a tiny file");
     // absurd exponents in prime expressions
     for e in ["(2^999999999+1)^8+1", "(2^63+2^34)^1073741824+1", "(2^63+2^34)^99999999999999999999+1", "(2^63+2^34)^8+1+1"] {
         let o = srgfn(&["roots", "--prime", e, "--n", "16"]);
@@ -240,4 +277,55 @@ fn folders_and_unavailable_variants_are_named_in_cli_terms() {
     assert!(!err.contains("Table") && !err.contains("Local"), "{err}");
     let o = srgfn(&["fft", "--prime", P, "--random", "64", "--mul", "wide32"]);
     assert!(stderr(&o).contains("wide64") && stderr(&o).contains("limb22"), "{}", stderr(&o));
+}
+
+/// One error line with the limits, exit status 1 (not an abort), in well
+/// under a second: nothing is generated, read or allocated first.
+fn refused_with_limits(args: &[&str], subject: &str) {
+    let t = std::time::Instant::now();
+    let (o, rss) = srgfn_peak_rss(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(subject), "{args:?}: {err}");
+    assert!(err.contains("of host memory") && err.contains(" free)"), "{args:?}: {err}");
+    assert!(rss < 512 * 1024 && t.elapsed().as_secs() < 20, "{args:?}: {rss} KiB, {:?}", t.elapsed());
+}
+
+#[test]
+fn sizes_that_do_not_fit_are_refused_with_the_limits() {
+    for n in ["2^31", "2^32", "2^40"] {
+        refused_with_limits(&["fft", "--prime", P, "--random", n], &format!("N = {n} needs "));
+    }
+    refused_with_limits(&["fft", "--prime", P, "--random", "2^31"], "on the device (largest buffer 128 GiB; ");
+    refused_with_limits(&["random", "--prime", P, "--count", "1073741824"], "--count 1073741824 needs ");
+    // input files are sized from their length, not read: sparse files of 200 GiB
+    let (bin, text) = (tmp("huge.bin"), tmp("huge.txt"));
+    for f in [&bin, &text] {
+        std::fs::File::create(f).unwrap().set_len(200 << 30).unwrap();
+    }
+    let (bin_s, text_s) = (bin.to_str().unwrap(), text.to_str().unwrap());
+    refused_with_limits(&["fft", "--prime", P, "--input", bin_s, "--format", "bin"], "huge.bin (214748364800 bytes: 3355443200 elements): N = 2^32 needs ");
+    refused_with_limits(&["fft", "--prime", P, "--input", text_s], "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ");
+    let small = tmp("one.txt");
+    std::fs::write(&small, "5\n").unwrap();
+    refused_with_limits(&["polymul", "--prime", P, small.to_str().unwrap(), text_s], "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ");
+    std::fs::remove_file(bin).ok();
+    std::fs::remove_file(text).ok();
+}
+
+/// `plan` and `bench` of sizes no device has: a clear error or a skip, never
+/// an overflow (the plan's byte counts are checked before they are summed).
+#[test]
+fn plans_and_benchmarks_of_any_size_do_not_overflow() {
+    for (n, batch, needle) in [("2^62", "1", "N = 2^62 × batch 1 needs 528 EiB on the device"), ("2^20", "2^21", "--batch 2^21 is too large: at most 2^20")] {
+        let o = srgfn(&["plan", "--prime", P, "--n", n, "--batch", batch]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+    }
+    let o = srgfn(&["plan", "--prime", P, "--n", "2^49"]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("MiB moved per transform"), "{}", stderr(&o));
+    let o = srgfn(&["bench", "--prime", P, "--min-log", "61", "--max-log", "62", "--reps", "1", "--no-baselines"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skip (2^63+2^34)^8+1 N = 2^61 and above: needs "), "{}", stderr(&o));
 }

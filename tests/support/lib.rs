@@ -4,6 +4,8 @@ use num_bigint::{BigUint, RandBigInt};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use srgfn_gen::{Digits, Field, Prime};
 
+pub mod proof;
+
 /// A deterministic RNG for a test, seeded by name so failures reproduce.
 pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)

@@ -311,8 +311,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 continue;
             }
             let shape = PlanShape::new(&s.prime, log_n, 1)?;
-            if shape.device_bytes() > session.device.global_mem_bytes / 10 * 8 {
-                step.println(format!("skip {} N = 2^{log_n} and above: needs {} MiB of device memory", s.prime, shape.device_bytes() >> 20));
+            let need = srgfn::memory::plan_need(&s.prime, shape.n as u128, 1, 1).device; // no overflow at any N
+            if need > session.device.global_mem_bytes as u128 / 10 * 8 {
+                step.println(format!("skip {} N = 2^{log_n} and above: needs {} of device memory", s.prime, srgfn::memory::human(need)));
                 s.stopped = true;
                 continue;
             }

@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 use srgfn::Fft;
 
-use super::opts::{DeviceOpts, KernelOpts, OutputOpts};
+use super::opts::{DeviceOpts, Format, KernelOpts, OutputOpts};
 use super::progress::Step;
 use super::report::{conclude, fmt_ms, round3};
 use super::transform::{read_elements, read_while_opening, start, verify_and_write, Elements, Start};
@@ -43,6 +43,11 @@ fn product(fft: &Fft, a: &Elements, b: &Elements) -> Result<Elements> {
 pub fn polymul(args: PolymulArgs) -> Result<()> {
     let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
     let k = prime.k();
+    // both files sized against the device (if any) and the host before reading
+    let device = srgfn::select_device(args.dev.device.as_deref()).ok();
+    for path in [&args.a, &args.b] {
+        srgfn::memory::check_input_file(path, &prime, args.out.format == Format::Bin, device.as_ref())?;
+    }
     let ((a, b), session, open_ms) = read_while_opening(&args.dev, || {
         let a = read_elements(&args.a, &field, args.out.format)?;
         phases.mark("read A");

@@ -198,6 +198,9 @@ fn is_long(fft: &Fft, words: usize) -> bool {
 pub fn random(args: RandomArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let count = args.count.count("--count", 1, MAX_RANDOM)?;
+    // the values and their text are held before writing: sized before generating
+    let per_element = srgfn::memory::transform_host_bytes_per_element(&prime);
+    srgfn::memory::check_host(&format!("--count {count}"), per_element * count as u128)?;
     let field = Field::new(&prime);
     let values = random_values(&prime, count as usize, args.seed);
     write_elements(args.output.as_deref(), &Elements::Values(values), args.format, &field)
@@ -214,6 +217,9 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let log_n = args.n.pow2("N")?;
     let batch = args.batch.count("--batch", 1, 1 << 20)?;
     let shape = PlanShape::new(&prime, log_n, batch as usize)?;
+    // sizes no device can address are refused (the description sums their bytes)
+    let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
+    srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&shape)?);
     } else {
@@ -241,12 +247,18 @@ pub fn start(prime: &str, kernel: &KernelOpts, out: &OutputOpts) -> Result<Start
 pub fn fft(args: FftArgs) -> Result<()> {
     let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
     let k = prime.k();
+    // sized against the device (if any) and the host before generating or reading
+    let device = srgfn::select_device(args.dev.device.as_deref()).ok();
     let read = || -> Result<Elements> {
         match (&args.input, &args.random) {
-            (Some(path), None) => read_elements(path, &field, args.out.format),
+            (Some(path), None) => {
+                srgfn::memory::check_input_file(path, &prime, args.out.format == Format::Bin, device.as_ref())?;
+                read_elements(path, &field, args.out.format)
+            }
             (None, Some(n)) => {
                 let log_n = n.pow2("N")?;
                 prime.check_log_size(log_n)?;
+                srgfn::memory::check_transform(&prime, log_n, device.as_ref())?;
                 let count = n.count("--random", 2, MAX_RANDOM)?;
                 Ok(Elements::Values(random_values(&prime, count as usize, args.seed)))
             }

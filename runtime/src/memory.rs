@@ -1,0 +1,187 @@
+//! Memory checks before allocating: what a job needs on the device and on the
+//! host, against what there is, so that a size that does not fit is one clear
+//! error ("N = 2^31 needs 192 GiB on the device (…) and 832 GiB of host memory
+//! for the input and output (23 GiB free)") instead of an abort.
+//!
+//! Amounts are `u128` and saturate, so no size a caller can ask for overflows.
+
+use std::path::Path;
+
+use anyhow::{bail, Context as _, Result};
+use srgfn_gen::Prime;
+
+use crate::device::DeviceEntry;
+
+/// Heap overhead of one small vector per element (`Vec` header and allocator
+/// bookkeeping), as in `Vec<Digits>` and `Vec<BigUint>`.
+const PER_VEC: u128 = 40;
+
+/// Largest vector (N × batch elements) anything is planned for, 64 PiB: far
+/// beyond any device, and small enough that every byte count of a plan (its
+/// traffic over all passes included) fits 64 bits.
+pub const MAX_VECTOR_BYTES: u128 = 1 << 56;
+
+/// Below this, host checks are skipped: such amounts cannot be the problem,
+/// and /proc/meminfo is not read on every small call.
+const HOST_CHECK_FLOOR: u128 = 64 << 20;
+
+/// Memory a job needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Need {
+    /// Every device buffer together.
+    pub device: u128,
+    /// The largest single device buffer.
+    pub buffer: u128,
+    /// Host memory (besides what the caller already holds).
+    pub host: u128,
+}
+
+/// Bytes of `elements` elements of k 64-bit digits.
+pub fn element_bytes(k: usize, elements: u128) -> u128 {
+    elements.saturating_mul(8 * k as u128)
+}
+
+/// Device memory of a plan of N × batch elements holding `vectors` data
+/// vectors: the vectors, the plan's scratch buffer, the twiddle table (N/K
+/// elements when N > K) and the constant 1/N.
+pub fn plan_need(prime: &Prime, n: u128, batch: u128, vectors: u128) -> Need {
+    let k = prime.k();
+    let buffer = element_bytes(k, n.saturating_mul(batch));
+    let kk = prime.base_size() as u128;
+    let table = if n > kk { element_bytes(k, n / kk) } else { 0 };
+    let device = buffer.saturating_mul(vectors + 1).saturating_add(table).saturating_add(element_bytes(k, 1));
+    Need { device, buffer: buffer.max(table), host: 0 }
+}
+
+/// Host bytes per element that `srgfn fft` holds at its peak: the input and
+/// the output as digit vectors, one flat copy of the words for a transfer,
+/// and the encoded output (decimal text, the larger format: ⌈bits·log10 2⌉
+/// digits and a newline).
+pub fn transform_host_bytes_per_element(prime: &Prime) -> u128 {
+    let words = 8 * prime.k() as u128;
+    let text = prime.bits() as u128 * 30103 / 100000 + 2;
+    2 * (words + PER_VEC) + words + text
+}
+
+/// Free host memory: `MemAvailable` of /proc/meminfo, bounded by the cgroup
+/// v2 limit when one is set (Linux); else the free physical pages (other
+/// unix systems); else unknown.
+pub fn host_available() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let kib = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim();
+        let available = kib.parse::<u64>().ok()?.saturating_mul(1024);
+        Some(available.min(cgroup_headroom().unwrap_or(u64::MAX)))
+    }
+    #[cfg(all(unix, not(target_os = "linux")))]
+    {
+        // SAFETY: sysconf has no preconditions; a negative result means unknown.
+        let (pages, size) = unsafe { (libc::sysconf(libc::_SC_AVPHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        (pages > 0 && size > 0).then(|| pages as u64 * size as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// memory.max − memory.current of this process's cgroup (v2), when limited.
+#[cfg(target_os = "linux")]
+fn cgroup_headroom() -> Option<u64> {
+    let read = |name: &str| std::fs::read_to_string(Path::new("/sys/fs/cgroup").join(name)).ok();
+    let max = read("memory.max")?.trim().parse::<u64>().ok()?;
+    let current = read("memory.current")?.trim().parse::<u64>().ok()?;
+    Some(max.saturating_sub(current))
+}
+
+/// "512 MiB", "1.5 GiB", "139.8 GiB", "64 TiB"; from 1024 EiB on "2^75 bytes",
+/// and "over 2^128 bytes" for a saturated amount.
+pub fn human(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes == u128::MAX {
+        return "over 2^128 bytes".into();
+    }
+    if bytes >= 1 << 70 {
+        return format!("2^{:.0} bytes", (bytes as f64).log2());
+    }
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else if (v - v.round()).abs() < 0.05 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// Checks `need` before anything is allocated: against the device's global
+/// memory and largest buffer, and against free host memory (for a CPU device,
+/// whose buffers are host memory too, the device part counts on the host as
+/// well).  The error names `subject`, every amount needed and every amount
+/// there is; `host_what` says what the host memory is for (may be empty).
+pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what: &str) -> Result<()> {
+    let cpu = device.is_some_and(|d| d.kind == "CPU");
+    let on_host = if cpu { need.host.saturating_add(need.device) } else { need.host };
+    let free = if on_host > HOST_CHECK_FLOOR { host_available() } else { None };
+    let device_short = device.is_some_and(|d| {
+        (d.global_mem_bytes > 0 && need.device > d.global_mem_bytes as u128)
+            || (d.max_alloc_bytes > 0 && need.buffer > d.max_alloc_bytes as u128)
+    });
+    let host_short = free.is_some_and(|f| on_host > f as u128);
+    // whatever the limits known, every buffer must be addressable
+    let unaddressable = need.buffer >= MAX_VECTOR_BYTES || need.device.max(need.host) > isize::MAX as u128;
+    if !(device_short || host_short || unaddressable) {
+        return Ok(());
+    }
+    let mut parts = Vec::new();
+    if need.device > 0 {
+        let has = device.map_or(String::new(), |d| {
+            format!("; {} has {}, largest buffer {}", d.name.trim(), human(d.global_mem_bytes as u128), human(d.max_alloc_bytes as u128))
+        });
+        parts.push(format!("{} on the device (largest buffer {}{has})", human(need.device), human(need.buffer)));
+    }
+    if on_host > 0 {
+        let free = free.or_else(host_available).map_or("free memory unknown".to_string(), |f| format!("{} free", human(f as u128)));
+        let shared = if cpu && need.device > 0 { ", the device's buffers included" } else { "" };
+        let purpose = if host_what.is_empty() { String::new() } else { format!(" for {host_what}") };
+        parts.push(format!("{} of host memory{purpose}{shared} ({free})", human(on_host)));
+    }
+    bail!("{subject} needs {}", parts.join(" and "))
+}
+
+/// Refuses `bytes` of host memory for `what` when more than is free.
+pub fn check_host(what: &str, bytes: u128) -> Result<()> {
+    check(what, Need { host: bytes, ..Need::default() }, None, "")
+}
+
+/// Checks, before generating or reading anything, that a transform of
+/// N = 2^log_n elements fits the device (when known) and the host: the device
+/// holds a plan and one vector, the host `srgfn fft`'s input and output.
+pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
+    let n = 1u128.checked_shl(log_n).unwrap_or(u128::MAX);
+    let need = Need { host: n.saturating_mul(transform_host_bytes_per_element(prime)), ..plan_need(prime, n, 1, 1) };
+    check(&format!("N = 2^{log_n}"), need, device, "the input and output")
+}
+
+/// Checks an input file from its length, before reading it: a binary file
+/// holds exactly length / 8k elements; a text file at least length / L, L
+/// the longest line of a canonical element (its decimal digits and a
+/// newline), unless it is mostly comments.  The transform of the next power
+/// of two must fit as in [`check_transform`].
+pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option<&DeviceEntry>) -> Result<()> {
+    let len = std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?.len() as u128;
+    let per_element = if binary { 8 * prime.k() as u128 } else { prime.bits() as u128 * 30103 / 100000 + 2 };
+    let count = len / per_element;
+    if count < 2 {
+        return Ok(()); // the reader gives the precise error, if any
+    }
+    let log_n = count.next_power_of_two().trailing_zeros();
+    let sized = if binary { format!("{count} elements") } else { format!("at least {count} elements") };
+    check_transform(prime, log_n, device).with_context(|| format!("{} ({} bytes: {sized})", path.display(), len))
+}
