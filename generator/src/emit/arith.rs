@@ -9,11 +9,14 @@
 //!   correction per digit, two at the top), then `srgfn_fold` adds the small
 //!   end-around carry (r^k ≡ −1) at digit 0: digit 0 absorbs it except in
 //!   rare cases, which take a straight-line ripple (no data-dependent loop).
-//! * `f_shift_S` (x · r^S for a constant S): the digit routing of the
-//!   negacyclic shift is fixed, so it is one `f_sub` of two routed vectors;
-//!   x = p − 1 gives the constant −r^S.
 //! * `f_shift` (run-time s): a barrel rotation (log₂ k selects per digit),
-//!   then the same subtraction with its operands selected.
+//!   then one subtraction of the digits that stayed minus those that
+//!   wrapped (r^k = −1), operands swapped when s mod 2k ≥ k; x = p − 1
+//!   gives −r^s directly.  (Inside the passes shifts are renamings of lazy
+//!   digits, `lazy.rs`.)
+//!
+//! Up to k = 32 every digit loop is unrolled here; above, the O(k)
+//! operations are C loops ([`ArithSpec::unrolled_ops`]).
 //! * `f_mul` (`mul.rs`): the k² digit products of the negacyclic product in
 //!   one of the [`MulForm`]s, each coefficient a signed 192-bit value; the
 //!   base-r carries run through the coefficients (floor division by r with two
@@ -53,25 +56,12 @@ impl ArithSpec {
         self.k <= 16
     }
 
-    /// Digits of −r^s mod p (s < 2k) as constants: x · r^s for x = p − 1.
-    fn neg_r_pow(&self, s: usize) -> Vec<u64> {
-        let (k, r) = (self.k, self.r);
-        let (q, wraps) = (s % k, s >= k);
-        let mut d = vec![0u64; k];
-        if wraps {
-            // −r^s = r^q (s = k + q)
-            d[q] = 1;
-        } else if q == 0 {
-            // −1 = p − 1
-            d[k - 1] = r;
-        } else {
-            // −r^q = p − r^q = r^k + 1 − r^q: digits q…k−1 are r − 1, digit 0 is 1
-            d[0] = 1;
-            for x in d.iter_mut().take(k).skip(q) {
-                *x = r - 1;
-            }
-        }
-        d
+    /// The O(k) operations (add, sub, shifts, folds, normalisation) as
+    /// straight-line code up to k = 32; above, as loops: the elements live in
+    /// memory there anyway, and straight-line code of 64 or 128 digits per
+    /// call site makes the OpenCL compilers slow.
+    pub fn unrolled_ops(&self) -> bool {
+        self.k <= 32
     }
 }
 
@@ -97,8 +87,25 @@ impl C {
         self.ind += 1;
     }
     pub(super) fn close(&mut self, s: &str) {
-        self.ind -= 1;
+        self.ind = self.ind.checked_sub(1).expect("C::close without an open block");
         self.line(s);
+    }
+}
+
+/// The statements `body(i)` for digits i in lo..hi: one line per digit with
+/// a constant index (straight-line), or one C loop over `i_`.
+pub(super) fn each(c: &mut C, a: &ArithSpec, lo: usize, hi: usize, body: &dyn Fn(&str) -> String) {
+    if lo >= hi {
+        return;
+    }
+    if a.unrolled_ops() {
+        for i in lo..hi {
+            c.line(body(&i.to_string()));
+        }
+    } else {
+        c.open(format!("for (int i_ = {lo}; i_ < {hi}; i_++) {{"));
+        c.line(body("i_"));
+        c.close("}");
     }
 }
 
@@ -129,27 +136,21 @@ fn fold(c: &mut C, a: &ArithSpec) {
         c.line(format!("const int ok = c >= 0 ? (t >= z[{j}] && t < SRGFN_R) : (t <= z[{j}]);"));
         c.line(format!("if (ok) {{ z[{j}] = t; return; }}"));
         c.line("long b = c;");
-        for i in j..k {
-            c.line(format!(
-                "if (b > 0) {{ const ulong u = z[{i}] + (ulong)b; if (u < z[{i}] || u >= SRGFN_R) {{ z[{i}] = u - SRGFN_R; b = 1; }} else {{ z[{i}] = u; b = 0; }} }}"
-            ));
-            c.line(format!(
-                "else if (b < 0) {{ const ulong m = (ulong)(-b); if (z[{i}] >= m) {{ z[{i}] -= m; b = 0; }} else {{ z[{i}] += SRGFN_R - m; b = -1; }} }}"
-            ));
-        }
+        each(c, a, j, k, &|i| {
+            format!(
+                "if (b > 0) {{ const ulong u = z[{i}] + (ulong)b; if (u < z[{i}] || u >= SRGFN_R) {{ z[{i}] = u - SRGFN_R; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ const ulong m = (ulong)(-b); if (z[{i}] >= m) {{ z[{i}] -= m; b = 0; }} else {{ z[{i}] += SRGFN_R - m; b = -1; }} }}"
+            )
+        });
         c.line("/* carried out of the top: value D + b r^k = D - b; go around once more */");
         c.line("b = -b;");
-        for i in 0..k {
-            c.line(format!(
-                "if (b > 0) {{ const ulong u = z[{i}] + 1; if (u >= SRGFN_R) {{ z[{i}] = 0; b = 1; }} else {{ z[{i}] = u; b = 0; }} }}"
-            ));
-            c.line(format!("else if (b < 0) {{ if (z[{i}] >= 1) {{ z[{i}] -= 1; b = 0; }} else {{ z[{i}] = SRGFN_R - 1; b = -1; }} }}"));
-        }
+        each(c, a, 0, k, &|i| {
+            format!(
+                "if (b > 0) {{ const ulong u = z[{i}] + 1; if (u >= SRGFN_R) {{ z[{i}] = 0; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ if (z[{i}] >= 1) {{ z[{i}] -= 1; b = 0; }} else {{ z[{i}] = SRGFN_R - 1; b = -1; }} }}"
+            )
+        });
         c.line("/* a second carry out means the value is r^k = p - 1: (0, ..., 0, r) */");
         c.open("if (b != 0) {");
-        for i in 0..k - 1 {
-            c.line(format!("z[{i}] = 0;"));
-        }
+        each(c, a, 0, k - 1, &|i| format!("z[{i}] = 0;"));
         c.line(format!("z[{}] = SRGFN_R;", k - 1));
         c.close("}");
         c.close("}");
@@ -163,21 +164,16 @@ fn add(c: &mut C, a: &ArithSpec) {
     c.line(" * two corrections (digits up to r there); the top carry C folds back as -C. */");
     c.open("static inline void f_add(digit_t *z, const digit_t *x, const digit_t *y) {");
     c.line("ulong s, o, g, cy = 0;");
-    for i in 0..k {
-        if i == 0 {
-            c.line("s = x[0] + y[0]; o = s < y[0];");
-        } else {
-            c.line(format!("s = x[{i}] + y[{i}]; o = s < y[{i}]; s += cy; o |= s < cy;"));
-        }
-        if i + 1 < k {
-            c.line(format!("cy = o | (s >= SRGFN_R); z[{i}] = cy ? s - SRGFN_R : s;"));
-        } else {
-            c.line("g = o | (s >= SRGFN_R); s = g ? s - SRGFN_R : s;");
-            c.line("cy = s >= SRGFN_R; s = cy ? s - SRGFN_R : s;");
-            c.line(format!("z[{i}] = s;"));
-            c.line("srgfn_fold0(z, -(long)(g + cy));");
-        }
-    }
+    c.line("s = x[0] + y[0]; o = s < y[0]; cy = o | (s >= SRGFN_R); z[0] = cy ? s - SRGFN_R : s;");
+    each(c, a, 1, k - 1, &|i| {
+        format!("s = x[{i}] + y[{i}]; o = s < y[{i}]; s += cy; o |= s < cy; cy = o | (s >= SRGFN_R); z[{i}] = cy ? s - SRGFN_R : s;")
+    });
+    let t = k - 1;
+    c.line(format!("s = x[{t}] + y[{t}]; o = s < y[{t}]; s += cy; o |= s < cy;"));
+    c.line("g = o | (s >= SRGFN_R); s = g ? s - SRGFN_R : s;");
+    c.line("cy = s >= SRGFN_R; s = cy ? s - SRGFN_R : s;");
+    c.line(format!("z[{t}] = s;"));
+    c.line("srgfn_fold0(z, -(long)(g + cy));");
     c.close("}");
     c.line("");
 }
@@ -188,69 +184,25 @@ fn sub(c: &mut C, a: &ArithSpec) {
     c.line(" * [-r-1, r] (digits up to r there): borrow B in {-1, 0, 1, 2}, folded back as +B. */");
     c.open("static inline void f_sub(digit_t *z, const digit_t *x, const digit_t *y) {");
     c.line("ulong d, n, bw = 0;");
-    for i in 0..k {
-        if i == 0 {
-            c.line("d = x[0] - y[0]; n = x[0] < y[0];");
-        } else {
-            c.line(format!("d = x[{i}] - y[{i}]; n = (x[{i}] < y[{i}]) | (d < bw); d -= bw;"));
-        }
-        if i + 1 < k {
-            c.line(format!("z[{i}] = n ? d + SRGFN_R : d; bw = n;"));
-        } else {
-            c.line("/* n: negative; then d + r wraps iff the difference + r >= 0 */");
-            c.line("const ulong w = d + SRGFN_R, n2 = n & (w >= d);");
-            c.line("d = n ? w : d; d = n2 ? d + SRGFN_R : d;");
-            c.line("const ulong up = (!n) & (d >= SRGFN_R); d = up ? d - SRGFN_R : d;");
-            c.line(format!("z[{i}] = d;"));
-            c.line("srgfn_fold0(z, (long)(n + n2) - (long)up);");
-        }
-    }
+    c.line("d = x[0] - y[0]; n = x[0] < y[0]; z[0] = n ? d + SRGFN_R : d; bw = n;");
+    each(c, a, 1, k - 1, &|i| format!("d = x[{i}] - y[{i}]; n = (x[{i}] < y[{i}]) | (d < bw); d -= bw; z[{i}] = n ? d + SRGFN_R : d; bw = n;"));
+    let t = k - 1;
+    c.line(format!("d = x[{t}] - y[{t}]; n = (x[{t}] < y[{t}]) | (d < bw); d -= bw;"));
+    c.line("/* n: negative; then d + r wraps iff the difference + r >= 0 */");
+    c.line("const ulong w = d + SRGFN_R, n2 = n & (w >= d);");
+    c.line("d = n ? w : d; d = n2 ? d + SRGFN_R : d;");
+    c.line("const ulong up = (!n) & (d >= SRGFN_R); d = up ? d - SRGFN_R : d;");
+    c.line(format!("z[{t}] = d;"));
+    c.line("srgfn_fold0(z, (long)(n + n2) - (long)up);");
     c.close("}");
     c.line("");
 }
 
 fn copy(c: &mut C, a: &ArithSpec) {
     c.open("static inline void f_copy(digit_t *z, const digit_t *x) {");
-    let parts: Vec<String> = (0..a.k).map(|i| format!("z[{i}] = x[{i}];")).collect();
-    for chunk in parts.chunks(8) {
-        c.line(chunk.join(" "));
-    }
+    each(c, a, 0, a.k, &|i| format!("z[{i}] = x[{i}];"));
     c.close("}");
     c.line("");
-}
-
-/// The constant shifts x · r^s, `f_shift_S`, for the given amounts (1 ≤ s < 2k):
-/// printed with the kernels that call them.
-pub fn render_shifts(a: &ArithSpec, amounts: &[u32]) -> String {
-    let mut c = C::new();
-    let k = a.k;
-    for s in amounts.iter().map(|&s| s as usize) {
-        assert!((1..2 * k).contains(&s), "shift amount {s} out of range for k = {k}");
-        let (q, wraps) = (s % k, s >= k);
-        c.line(format!(
-            "/* z = x r^{s}: digits move up {q} places, the top {q} wrap around negated{} (x = p - 1 gives -r^{s}) */",
-            if wraps { "; r^k = -1 negates all" } else { "" }
-        ));
-        c.open(format!("static inline void f_shift_{s}(digit_t *z, const digit_t *x) {{"));
-        c.open(format!("if (x[{}] == SRGFN_R) {{", k - 1));
-        for (i, v) in a.neg_r_pow(s).iter().enumerate() {
-            c.line(format!("z[{i}] = {v}UL;"));
-        }
-        c.line("return;");
-        c.close("}");
-        c.line("digit_t up[SRGFN_K], wr[SRGFN_K];");
-        for h in 0..k {
-            if h >= q {
-                c.line(format!("up[{h}] = x[{}]; wr[{h}] = 0;", h - q));
-            } else {
-                c.line(format!("up[{h}] = 0; wr[{h}] = x[{}];", h + k - q));
-            }
-        }
-        c.line(if wraps { "f_sub(z, wr, up);" } else { "f_sub(z, up, wr);" });
-        c.close("}");
-        c.line("");
-    }
-    c.out
 }
 
 fn shift_runtime(c: &mut C, a: &ArithSpec) {
@@ -263,42 +215,41 @@ fn shift_runtime(c: &mut C, a: &ArithSpec) {
     c.line("s &= 2 * SRGFN_K - 1;");
     c.line("const uint q = s & (SRGFN_K - 1);");
     c.open(format!("if (x[{}] == SRGFN_R) {{", k - 1));
-    for h in 0..k {
-        let minus = if h == 0 {
-            "q == 0 ? 0 : 1".to_string()
-        } else if h == k - 1 {
-            "q == 0 ? SRGFN_R : SRGFN_R - 1".to_string()
-        } else {
-            format!("(q != 0 && {h} >= q) ? SRGFN_R - 1 : 0")
-        };
-        c.line(format!("z[{h}] = s >= SRGFN_K ? (ulong)({h} == q) : ({minus});"));
-    }
+    // digit h of -r^s: r^q when s >= k; else 1 at 0 and r - 1 from q on (q > 0), or p - 1 (q = 0)
+    each(c, a, 0, k, &|h| {
+        format!(
+            "z[{h}] = s >= SRGFN_K ? (ulong)({h} == q) : (q == 0 ? ({h} == SRGFN_K - 1 ? SRGFN_R : 0) : ({h} == 0 ? 1 : ({h} >= q ? SRGFN_R - 1 : 0)));"
+        )
+    });
     c.line("return;");
     c.close("}");
     c.line("const ulong flip = (ulong)0 - (ulong)(s >= SRGFN_K);");
     c.line("digit_t rot[SRGFN_K], up[SRGFN_K], wr[SRGFN_K];");
-    for h in 0..k {
-        c.line(format!("rot[{h}] = x[{h}];"));
-    }
-    let mut b = 1;
-    while b < k {
-        c.open(format!("if (q & {b}) {{"));
-        c.line("digit_t t[SRGFN_K];");
+    if a.unrolled_ops() {
         for h in 0..k {
-            c.line(format!("t[{h}] = rot[{}];", (h + k - b) % k));
+            c.line(format!("rot[{h}] = x[{h}];"));
         }
-        for h in 0..k {
-            c.line(format!("rot[{h}] = t[{h}];"));
+        let mut b = 1;
+        while b < k {
+            c.open(format!("if (q & {b}) {{"));
+            c.line("digit_t t[SRGFN_K];");
+            for h in 0..k {
+                c.line(format!("t[{h}] = rot[{}];", (h + k - b) % k));
+            }
+            for h in 0..k {
+                c.line(format!("rot[{h}] = t[{h}];"));
+            }
+            c.close("}");
+            b <<= 1;
         }
-        c.close("}");
-        b <<= 1;
+    } else {
+        // the digits live in memory: one gather with a run-time index
+        each(c, a, 0, k, &|h| format!("rot[{h}] = x[({h} + SRGFN_K - q) & (SRGFN_K - 1)];"));
     }
     c.line("/* rot[h] = x[(h - q) mod k]: positions h >= q stayed, h < q wrapped */");
-    for h in 0..k {
-        c.line(format!(
-            "{{ const ulong m = (ulong)0 - (ulong)({h} >= q), sel = m ^ flip; up[{h}] = rot[{h}] & sel; wr[{h}] = rot[{h}] & ~sel; }}"
-        ));
-    }
+    each(c, a, 0, k, &|h| {
+        format!("{{ const ulong m = (ulong)0 - (ulong)({h} >= q), sel = m ^ flip; up[{h}] = rot[{h}] & sel; wr[{h}] = rot[{h}] & ~sel; }}")
+    });
     c.line("f_sub(z, up, wr);");
     c.close("}");
     c.line("");
@@ -357,21 +308,4 @@ fn divmod(c: &mut C, a: &ArithSpec) {
     c.line("return (rem ^ s) + (s & SRGFN_R);");
     c.close("}");
     c.line("");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::catalog;
-
-    #[test]
-    fn neg_r_pow_matches_the_host() {
-        for prime in catalog().iter().filter(|p| p.k() <= 16) {
-            let f = crate::Field::new(prime);
-            let spec = ArithSpec::new(prime, MulForm::Wide64, false);
-            for s in 0..2 * prime.k() {
-                assert_eq!(spec.neg_r_pow(s), f.neg(&f.r_pow(s as i64)), "{prime} s = {s}");
-            }
-        }
-    }
 }

@@ -12,7 +12,7 @@
 //! needs it, then one correction into [0, r); the small quotient carries on,
 //! and the last one folds back at digit 0.
 
-use super::arith::ArithSpec;
+use super::arith::{each, ArithSpec, C};
 
 /// The power of two 2^e nearest to r, and δ = r − 2^e.
 pub fn nearest_power(r: u64) -> (u32, i128) {
@@ -107,17 +107,6 @@ impl LazySpec {
     }
 }
 
-/// A small buffer of C lines.
-struct C(String);
-
-impl C {
-    fn line(&mut self, s: impl AsRef<str>) {
-        self.0.push_str("    ");
-        self.0.push_str(s.as_ref());
-        self.0.push('\n');
-    }
-}
-
 /// The lazy digit operations (macros), printed before the arithmetic that uses them.
 pub fn render_ops(a: &ArithSpec) -> String {
     let mut out = String::new();
@@ -146,53 +135,51 @@ pub fn render_norm(a: &ArithSpec) -> String {
         d = l.delta,
         rounds = l.rounds
     ));
-    out.push_str("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {\n");
-    let mut c = C(String::new());
+    let mut c = C::new();
+    c.open("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {");
     c.line("long cy = 0;");
-    for i in 0..l.k {
-        c.line(format!("{{ /* digit {i} */"));
-        c.line(format!("ulong vl = lo[{i}] + (ulong)cy; long vh = (long)hi[{i}] + (cy >> 63) + (long)(vl < (ulong)cy);"));
-        c.line("long q = 0;");
-        for _ in 0..l.rounds {
-            round(&mut c, &l);
-        }
-        c.line("/* v in [-r, 2r): one correction */");
-        c.line("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);");
-        c.line("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;");
-        c.line(format!("z[{i}] = vl; cy = q;"));
-        c.line("}");
+    let mut digit = vec![
+        "{ ulong vl = lo[I] + (ulong)cy; long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy);".to_string(),
+        "long q = 0;".to_string(),
+    ];
+    for _ in 0..l.rounds {
+        digit.push(round(&l));
     }
+    digit.push("/* v in [-r, 2r): one correction */".into());
+    digit.push("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);".into());
+    digit.push("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;".into());
+    digit.push("z[I] = vl; cy = q; }".into());
+    let body = digit.join("\n        ");
+    each(&mut c, a, 0, l.k, &|i| body.replace("[I]", &format!("[{i}]")));
     c.line("srgfn_fold0(z, -cy);");
-    out.push_str(&c.0);
-    out.push_str("}\n\n");
+    c.close("}");
+    out.push_str(&c.out);
+    out.push('\n');
     out
 }
 
 /// One round: q' = ⌊v / 2^e⌋, v ← (v mod 2^e) − q' δ, q += q'.
-fn round(c: &mut C, l: &LazySpec) {
+fn round(l: &LazySpec) -> String {
     let e = l.e;
-    if e == 64 {
-        c.line("{ const long qq = vh; ulong tl, rho = vl; long th;");
+    let mut v = vec![if e == 64 {
+        "{ const long qq = vh; ulong tl, rho = vl; long th;".to_string()
     } else {
-        c.line(format!(
-            "{{ const long qq = (long)(((ulong)vh << {}) | (vl >> {e})); ulong tl, rho = vl & {:#x}UL; long th;",
-            64 - e,
-            (1u64 << e) - 1
-        ));
-    }
+        format!("{{ const long qq = (long)(((ulong)vh << {}) | (vl >> {e})); ulong tl, rho = vl & {:#x}UL; long th;", 64 - e, (1u64 << e) - 1)
+    }];
     // t = qq δ as a signed 128-bit th:tl
     let mag = l.delta.unsigned_abs();
     if mag == 0 {
-        c.line("tl = 0; th = 0;");
+        v.push("tl = 0; th = 0;".into());
     } else if mag.is_power_of_two() {
         let u = mag.trailing_zeros();
         let (pos_l, pos_h) = if u == 0 { ("(ulong)qq".to_string(), "qq >> 63".to_string()) } else { (format!("(ulong)qq << {u}"), format!("qq >> {}", 64 - u)) };
-        c.line(format!("tl = {pos_l}; th = {pos_h};"));
+        v.push(format!("tl = {pos_l}; th = {pos_h};"));
         if l.delta < 0 {
-            c.line("th = -th - (long)(tl != 0); tl = (ulong)0 - tl;");
+            v.push("th = -th - (long)(tl != 0); tl = (ulong)0 - tl;".into());
         }
     } else {
-        c.line(format!("tl = (ulong)qq * (ulong){}L; th = mul_hi(qq, (long){}L);", l.delta as i64, l.delta as i64));
+        v.push(format!("tl = (ulong)qq * (ulong){}L; th = mul_hi(qq, (long){}L);", l.delta as i64, l.delta as i64));
     }
-    c.line("vh = -th - (long)(rho < tl); vl = rho - tl; q += qq; }");
+    v.push("vh = -th - (long)(rho < tl); vl = rho - tl; q += qq; }".into());
+    v.join(" ")
 }

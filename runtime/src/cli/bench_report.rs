@@ -182,6 +182,8 @@ mod tests {
             gops: 1.3,
             roofline_ms: 1.5 * pct / 100.0,
             pct_roofline: pct,
+            twiddle_products: 0.0,
+            core_floor_ms: 0.0,
         }
     }
 
