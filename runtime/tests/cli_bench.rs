@@ -23,8 +23,9 @@ fn bench_prints_what_its_json_holds_in_an_aligned_table() {
     assert!(o.status.success(), "{err}");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["complete"], true);
-    // 2 radices and the 2 baselines, at 2 sizes
-    assert_eq!(v["records"].as_array().unwrap().len(), 8, "{v}");
+    // 2 radices, the no-trick baseline and the small-primes baseline's 3 records
+    // (total, NTTs, recombination), at 2 sizes
+    assert_eq!(v["records"].as_array().unwrap().len(), 12, "{v}");
     // the roofline line prints the JSON's numbers
     let roof = &v["roofline"];
     let line = format!(
@@ -36,10 +37,10 @@ fn bench_prints_what_its_json_holds_in_an_aligned_table() {
     assert!(err.contains(&line), "no '{line}' in {err}");
     assert!(roof["mul_gops"].as_f64().unwrap() > 0.0);
     // one progress line per record, with the time left
-    assert_eq!(err.lines().filter(|l| l.starts_with('[') && l.contains(" left] ")).count(), 8, "{err}");
-    // the table: a header and 8 rows, columns aligned (right-aligned last column)
+    assert_eq!(err.lines().filter(|l| l.starts_with('[') && l.contains(" left] ")).count(), 12, "{err}");
+    // the table: a header and 12 rows, columns aligned (right-aligned last column)
     let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('*')).collect();
-    assert_eq!(rows.len(), 9, "{out}");
+    assert_eq!(rows.len(), 13, "{out}");
     let header = rows[0];
     for row in &rows[1..] {
         assert_eq!(row.chars().count(), header.chars().count(), "misaligned:\n{out}");

@@ -69,8 +69,11 @@ pub struct LazySpec {
     pub e: u32,
     /// δ = r − 2^e.
     pub delta: i128,
-    /// Rounds of q = ⌊v / 2^e⌋, v ← (v mod 2^e) − q δ before the last correction.
-    pub rounds: u32,
+    /// Rounds of q = ⌊v / 2^e⌋, v ← (v mod 2^e) − q δ before the last
+    /// correction; None where δ is too large a part of r for the rounds to
+    /// converge (radices like 2^58 + 2^57 − 2^36): there each digit is divided
+    /// exactly (`srgfn_sdivmod3`).
+    pub rounds: Option<u32>,
     /// Butterfly levels the bound allows.
     pub levels: u32,
     /// Bound on the digits of a pass's inputs (r, or f_mul_lazy's outputs).
@@ -85,14 +88,17 @@ impl LazySpec {
         // bound the value through the rounds: each leaves v in [−|q||δ|, 2^e + |q||δ|);
         // the one correction after them needs [−r, 2r)
         let mut v_max = (1u64 << levels) as f64 * level0 + 1024.0;
-        let mut rounds = 0;
+        let mut rounds = Some(0);
         loop {
             let spread = (v_max / two_e + 2.0) * delta.unsigned_abs() as f64;
-            rounds += 1;
+            rounds = rounds.map(|n| n + 1);
             if spread <= rf && two_e + spread < 2.0 * rf {
                 break;
             }
-            assert!(rounds < 8, "lazy normalisation does not converge for r = {r}");
+            if rounds >= Some(4) || two_e + spread >= v_max {
+                rounds = None;
+                break;
+            }
             v_max = two_e + spread;
         }
         LazySpec { k, r, e, delta, rounds, levels, level0 }
@@ -129,26 +135,33 @@ pub fn render_norm(a: &ArithSpec) -> String {
         "\n/* z = the canonical element of sum_i (h_i 2^64 + l_i) r^i mod p, |digits| <= 2^{} r: per digit\n",
         l.levels
     ));
-    out.push_str(&format!(
-        " * q = floor(v / 2^{e}), v <- (v mod 2^{e}) - q delta (delta = r - 2^{e} = {d}), {rounds} round(s), then one\n * correction into [0, r); the quotients carry on and the last folds back (r^k = -1). */\n",
-        e = l.e,
-        d = l.delta,
-        rounds = l.rounds
-    ));
+    match l.rounds {
+        Some(rounds) => out.push_str(&format!(
+            " * q = floor(v / 2^{e}), v <- (v mod 2^{e}) - q delta (delta = r - 2^{e} = {d}), {rounds} round(s), then one\n * correction into [0, r); the quotients carry on and the last folds back (r^k = -1). */\n",
+            e = l.e,
+            d = l.delta,
+        )),
+        None => out.push_str(" * an exact floor division by r (r is far from a power of two); the quotients carry on and the\n * last folds back (r^k = -1). */\n"),
+    }
     let mut c = C::new();
     c.open("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {");
     c.line("long cy = 0;");
-    let mut digit = vec![
-        "{ ulong vl = lo[I] + (ulong)cy; long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy);".to_string(),
-        "long q = 0;".to_string(),
-    ];
-    for _ in 0..l.rounds {
-        digit.push(round(&l));
+    let mut digit = vec!["{ ulong vl = lo[I] + (ulong)cy; long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy);".to_string()];
+    match l.rounds {
+        Some(rounds) => {
+            digit.push("long q = 0;".into());
+            for _ in 0..rounds {
+                digit.push(round(&l));
+            }
+            digit.push("/* v in [-r, 2r): one correction */".into());
+            digit.push("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);".into());
+            digit.push("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;".into());
+            digit.push("z[I] = vl; cy = q; }".into());
+        }
+        None => {
+            digit.push("ulong qh, ql; z[I] = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63)); cy = (long)ql; }".into());
+        }
     }
-    digit.push("/* v in [-r, 2r): one correction */".into());
-    digit.push("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);".into());
-    digit.push("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;".into());
-    digit.push("z[I] = vl; cy = q; }".into());
     let body = digit.join("\n        ");
     each(&mut c, a, 0, l.k, &|i| body.replace("[I]", &format!("[{i}]")));
     c.line("srgfn_fold0(z, -cy);");
@@ -182,4 +195,71 @@ fn round(l: &LazySpec) -> String {
     }
     v.push("vh = -th - (long)(rho < tl); vl = rho - tl; q += qq; }".into());
     v.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The host model of `srgfn_norm`'s per-digit step: the rounds, then the
+    /// one correction; returns (digit, quotient).
+    fn model(l: &LazySpec, v: i128) -> (i128, i128) {
+        let (r, two_e) = (l.r as i128, 1i128 << l.e);
+        let (mut v, mut q) = (v, 0i128);
+        for _ in 0..l.rounds.expect("the rounds converge") {
+            let qq = v.div_euclid(two_e);
+            v = v.rem_euclid(two_e) - qq * l.delta;
+            q += qq;
+        }
+        if v < 0 {
+            (v + r, q - 1)
+        } else if v >= r {
+            (v - r, q + 1)
+        } else {
+            (v, q)
+        }
+    }
+
+    /// Radices of every shape: near a power of two from either side, two to
+    /// four terms, and one far from any power of two (exact division then).
+    #[test]
+    fn normalisation_rounds_give_the_floor_division_within_their_bound() {
+        let radices: [u64; 7] = [
+            (1 << 63) + (1 << 34),
+            u64::MAX - (1 << 50) + 1,
+            (1 << 62) + (1 << 56),
+            (1 << 63) - (1 << 40),
+            (1 << 59) + (1 << 57) + (1 << 39),
+            (1 << 58) + (1 << 57) - (1 << 36),
+            (1 << 40) + (1 << 20) - (1 << 3) + 1,
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for r in radices {
+            for levels in [1, 4, 7] {
+                let l = LazySpec::new(8, r, levels, 4.0 * r as f64);
+                let Some(_) = l.rounds else {
+                    // far from a power of two: the exact division path; 2^58 + 2^57 is the case here
+                    assert!(l.delta.unsigned_abs() as f64 > r as f64 / 8.0, "r = {r:#x} should converge");
+                    continue;
+                };
+                let bound = ((1u128 << levels) as f64 * 4.0 * r as f64) as i128;
+                for v in [bound, -bound, 0, r as i128, -(r as i128), r as i128 - 1].into_iter().chain((0..2000).map(|_| rng.gen_range(-bound..=bound))) {
+                    let (d, q) = model(&l, v);
+                    assert!((0..r as i128).contains(&d), "r = {r:#x}, v = {v}: digit {d}");
+                    assert_eq!(q * r as i128 + d, v, "r = {r:#x}, v = {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_split_of_f_mul_coefficients_reaches_its_bound() {
+        for (k, r) in [(8usize, (1u64 << 63) + (1 << 34)), (16, (1 << 62) + (1 << 36)), (64, (1 << 63) - (1 << 40))] {
+            let sp = MulSplit::of(k, r).expect("a two-term radix far from its neighbours splits");
+            assert!(sp.rounds <= 4 && sp.out_bound < (2f64).powi(65), "k = {k}: {sp:?}");
+        }
+        // (2^63 + 2^53)^2 + 1: δ = 2^53 is too close to 2^63 for four rounds
+        assert!(MulSplit::of(2, (1 << 63) + (1 << 53)).is_none());
+    }
 }

@@ -60,7 +60,9 @@ pub struct BenchArgs {
     /// Run only the small-primes baseline (NTTs, recombination, both).
     #[arg(long, conflicts_with = "no_baselines")]
     pub small_primes_only: bool,
-    /// Compare every f_mul form (with and without PTX on NVIDIA) in the arithmetic micro-benchmarks.
+    /// Compare every f_mul form (with and without PTX on NVIDIA) in the arithmetic
+    /// micro-benchmarks (on GPUs the default form's always run: their product-core
+    /// rate is the floor each transform is set against; on CPUs only with this flag).
     #[arg(long)]
     pub micro: bool,
     /// Only the arithmetic micro-benchmarks (implies --micro).
@@ -274,7 +276,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     // the arithmetic micro-benchmarks of each prime: the product-core rate is
     // the floor every transform record is set against
     let mut core_rates: Vec<(Prime, f64)> = Vec::new();
-    if !args.small_primes_only {
+    // on CPUs only when asked: there the compilation costs more than the floor tells
+    if !args.small_primes_only && (session.device.is_gpu() || args.micro || args.micro_only) {
         let mut primes: Vec<Prime> = Vec::new();
         for s in &series {
             if !primes.contains(&s.prime) {
