@@ -47,6 +47,8 @@ pub struct CheckSpec {
     /// Host work per transform size (digit products of the reference FFT);
     /// larger sizes are skipped.
     pub host_budget: f64,
+    /// Variants whose transforms are checked (empty: every variant emitted).
+    pub variants: Vec<srgfn_gen::emit::Variant>,
 }
 
 impl CheckSpec {
@@ -56,7 +58,7 @@ impl CheckSpec {
             Some(p) => crate::kernels::default_mul(session, p)?,
             None => MulForm::Wide64,
         };
-        Ok(CheckSpec { primes, muls: vec![mul], host_budget: (1u64 << 25) as f64 })
+        Ok(CheckSpec { primes, muls: vec![mul], host_budget: (1u64 << 25) as f64, variants: Vec::new() })
     }
 }
 
@@ -233,7 +235,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
         let mul = spec.muls.first().copied();
         let sizes = sizes(prime, spec.host_budget);
         for radix in [Radix::R2, Radix::R4] {
-            for variant in variants_for(prime) {
+            for variant in variants_for(prime).into_iter().filter(|v| spec.variants.is_empty() || spec.variants.contains(v)) {
                 let label = format!("r{} {}", radix.number(), variant.name());
                 let fft = match Fft::with_options(session, prime, FftOptions { radix: Some(radix), variant: Some(variant), mul }) {
                     Ok(f) => f,

@@ -247,7 +247,7 @@ impl FieldKernels {
     ) -> Result<()> {
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
-        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize, self.session.device.max_work_group_size);
+        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant == Variant::Workgroup);
         self.launch(&file, &sig, gws, Some(lws.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U32(log_t), Arg::U32(tw_shift), Arg::U64(count)])
     }

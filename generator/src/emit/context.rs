@@ -83,7 +83,11 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Resul
     match variant {
         Variant::Local => super::local::context(k, name, prog, &mut c)?,
         Variant::Table => super::table::context(k, name, prog, &mut c)?,
-        Variant::Workgroup => {}
+        Variant::Workgroup => {
+            let (gpw, tpb) = super::workgroup_shape(prog.size);
+            c.insert("gpw", &gpw);
+            c.insert("tpb", &tpb);
+        }
     }
     Ok(c)
 }

@@ -264,9 +264,17 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     v
 }
 
+/// Blocks per work-group and work-items per block of the "workgroup" variant
+/// of DFT_n: R/2 work-items per block (at most 128), and blocks enough for a
+/// work-group of 64 work-items where R is small (the smaller last radix).
+pub fn workgroup_shape(n: usize) -> (usize, usize) {
+    let tpb = (n / 2).clamp(1, 128);
+    ((64 / tpb).max(1), tpb)
+}
+
 /// The work sizes of a pass kernel of a variant for `count` blocks:
 /// (global, local) work-items.  The runtime launches with exactly these.
-pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count: usize, max_wg: usize) -> (usize, usize) {
+pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count: usize) -> (usize, usize) {
     match variant {
         Variant::Local => {
             let s = LocalShape::of(prime.k(), program);
@@ -277,8 +285,8 @@ pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count:
             (count.div_ceil(g).max(1) * g * tpd, g * tpd)
         }
         Variant::Workgroup => {
-            let wg = (program.size / 2).min(max_wg).max(1);
-            (count.max(1) * wg, wg)
+            let (gpw, tpb) = workgroup_shape(program.size);
+            (count.div_ceil(gpw).max(1) * gpw * tpb, gpw * tpb)
         }
     }
 }
@@ -303,7 +311,10 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
         return Err(EmitError::Unsupported(format!("the local variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {}", program.size, prime.k())));
     }
     let (tpl, gws, lws) = match variant {
-        Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".to_string(), format!("WG (any; {} uses all)", (program.size / 2).max(1))),
+        Variant::Workgroup => {
+            let (gpw, tpb) = workgroup_shape(program.size);
+            ("dft_workgroup.cl.tera", format!("ceil(count / {gpw}) * {}", gpw * tpb), format!("{} (required)", gpw * tpb))
+        }
         Variant::Table => {
             let (g, tpd) = table_shape(prime.k(), program.size);
             ("dft_table.cl.tera", format!("ceil(count / {g}) * {}", g * tpd), format!("{} (required)", g * tpd))

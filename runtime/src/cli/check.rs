@@ -5,7 +5,7 @@ use clap::Args;
 use srgfn::check::{run, CheckSpec};
 use srgfn_gen::catalog;
 
-use super::opts::MulArg;
+use super::opts::{MulArg, VariantArg};
 use super::primes::parse_prime;
 use super::opts::DeviceOpts;
 
@@ -17,6 +17,9 @@ pub struct CheckArgs {
     /// f_mul forms whose field operations are checked, e.g. wide64,limb22,mixed [default: the device's form].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub mul: Vec<MulArg>,
+    /// Variants whose transforms are checked, e.g. local,workgroup [default: every variant of each prime].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub variant: Vec<VariantArg>,
     /// Print the cases as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
@@ -32,6 +35,7 @@ pub fn check(args: CheckArgs) -> Result<()> {
     if !args.mul.is_empty() {
         spec.muls = args.mul.iter().map(|m| m.form()).collect();
     }
+    spec.variants = args.variant.iter().map(|v| v.variant()).collect();
     eprintln!("checking {} against the host reference", session.device.describe());
     let json = args.json;
     let cases = run(&session, &spec, &mut |c| {
