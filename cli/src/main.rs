@@ -1,10 +1,14 @@
-//! Argument parsing and dispatch of the `srgfn` subcommands.
+//! `srgfn`: the command-line front end of the srgfn library (primes, roots,
+//! kernels, transforms, products, benchmarks): argument parsing and dispatch
+//! of the subcommands.  Its own dependencies (clap, indicatif, plotters) stay
+//! out of the library crate `srgfn`.
 
 mod bench;
 mod bench_report;
 mod check;
 mod kernels;
 mod opts;
+mod plot;
 mod polymul;
 mod primes;
 mod progress;
@@ -12,6 +16,8 @@ mod report;
 mod size;
 mod transform;
 mod verify;
+
+use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -66,7 +72,19 @@ pub enum Command {
     Check(check::CheckArgs),
 }
 
-pub fn run(cli: Cli) -> Result<()> {
+fn main() -> ExitCode {
+    let args = Cli::parse();
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // One line naming what is wrong: the context chain, no backtrace.
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     let Some(command) = cli.command else {
         Cli::command().print_help()?;
         return Ok(());

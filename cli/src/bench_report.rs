@@ -5,10 +5,12 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use serde::Serialize;
-use srgfn::bench::{plot, Record, Roofline};
+use srgfn::bench::{Record, Roofline};
 use srgfn::io::write_atomic;
 use srgfn::microbench::MicroRecord;
 use srgfn::Session;
+
+use super::plot::plot;
 
 /// x rounded to three significant digits (what the roofline line prints).
 pub fn sig3(x: f64) -> f64 {
