@@ -24,22 +24,28 @@ pub struct Field {
 }
 
 impl Field {
+    /// The arithmetic of `prime`.
     pub fn new(prime: &Prime) -> Self {
         Field { prime: prime.clone(), r: prime.r(), k: prime.k() }
     }
+    /// The prime p = r^k + 1.
     pub fn prime(&self) -> &Prime {
         &self.prime
     }
+    /// Digits per element.
     pub fn k(&self) -> usize {
         self.k
     }
+    /// The radix r.
     pub fn r(&self) -> u64 {
         self.r
     }
 
+    /// 0.
     pub fn zero(&self) -> Digits {
         vec![0; self.k]
     }
+    /// 1.
     pub fn one(&self) -> Digits {
         let mut d = self.zero();
         d[0] = 1;
@@ -141,6 +147,7 @@ impl Field {
         Ok(BigUint::from_bytes_le(&bytes))
     }
 
+    /// The canonical digits of v mod p.
     pub fn from_u64(&self, v: u64) -> Digits {
         self.from_biguint_reduced(&BigUint::from(v))
     }
@@ -171,14 +178,17 @@ impl Field {
         }
     }
 
+    /// x + y (canonical inputs, canonical result).
     pub fn add(&self, x: &[u64], y: &[u64]) -> Digits {
         self.normalize(x.iter().zip(y).map(|(&a, &b)| a as i128 + b as i128).collect())
     }
 
+    /// x − y.
     pub fn sub(&self, x: &[u64], y: &[u64]) -> Digits {
         self.normalize(x.iter().zip(y).map(|(&a, &b)| a as i128 - b as i128).collect())
     }
 
+    /// −x.
     pub fn neg(&self, x: &[u64]) -> Digits {
         self.normalize(x.iter().map(|&a| -(a as i128)).collect())
     }
@@ -238,6 +248,7 @@ impl Field {
         self.normalize(z)
     }
 
+    /// x².
     pub fn square(&self, x: &[u64]) -> Digits {
         self.mul(x, x)
     }

@@ -1,6 +1,11 @@
 //! srgfn generator: SRGFN primes, exact host arithmetic, roots of unity,
-//! CPU reference transforms, and (later modules) the tensor-formula IR, the
-//! unroller and OpenCL emission.  Pure Rust, no OpenCL dependency.
+//! CPU reference transforms, the tensor-formula IR, the unroller and OpenCL
+//! emission.  Pure Rust, no OpenCL dependency.
+//!
+//! Its errors are its own `thiserror` types ([`PrimeError`], [`FieldError`],
+//! [`SizeError`], [`emit::EmitError`], [`smallprimes::SmallPrimeError`]);
+//! the runtime crate `srgfn` converts each into its `srgfn::Error`.
+#![deny(missing_docs)]
 
 pub mod error;
 pub mod field;

@@ -25,7 +25,9 @@ use crate::spl::root;
 /// and one write of the data per pass, twiddles fused, no transposes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Pass {
+    /// R, the size of the DFT each work-item runs (a power of two dividing K).
     pub radix: usize,
+    /// The length of the sub-transforms done before this pass.
     pub p: usize,
 }
 
@@ -45,12 +47,19 @@ impl Pass {
     }
 }
 
+/// The launches of a transform of size N on `batch` vectors, decided on
+/// the host: its Stockham passes and the twiddle table they share.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlanShape {
+    /// The prime's expression.
     pub prime: String,
+    /// log2 N.
     pub log_n: u32,
+    /// The transform size N.
     pub n: usize,
+    /// Vectors of size N transformed together.
     pub batch: usize,
+    /// Digits per element.
     pub k: usize,
     /// The passes, in execution order.
     pub passes: Vec<Pass>,
@@ -87,6 +96,7 @@ impl PlanShape {
         Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len })
     }
 
+    /// The radix of each pass, in execution order.
     pub fn radices(&self) -> Vec<usize> {
         self.passes.iter().map(|p| p.radix).collect()
     }

@@ -19,17 +19,22 @@ use crate::primality::is_probable_prime;
 pub const MAX_TERMS: usize = 4;
 /// Smallest and largest k (a power of two) a [`Prime`] may have.
 pub const MIN_K: usize = 2;
+/// Largest k (see [`MIN_K`]).
 pub const MAX_K: usize = 256;
 
+/// The sign of a term of a sparse radix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Sign {
+    /// +2^e.
     #[serde(rename = "+")]
     Plus,
+    /// −2^e.
     #[serde(rename = "-")]
     Minus,
 }
 
 impl Sign {
+    /// '+' or '-', as written in expressions.
     pub fn as_char(self) -> char {
         match self {
             Sign::Plus => '+',
@@ -41,7 +46,9 @@ impl Sign {
 /// One signed term ±2^exp of a sparse radix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Term {
+    /// The sign.
     pub sign: Sign,
+    /// The exponent e of 2^e (at most 64).
     pub exp: u32,
 }
 
@@ -92,9 +99,11 @@ impl SparseRadix {
         Ok(SparseRadix { terms, value: v as u64 })
     }
 
+    /// The terms, exponents strictly decreasing, the first positive.
     pub fn terms(&self) -> &[Term] {
         &self.terms
     }
+    /// r as a machine word.
     pub fn value(&self) -> u64 {
         self.value
     }
@@ -197,6 +206,7 @@ impl Prime {
         Self::new_unchecked(radix, k)
     }
 
+    /// The sparse radix r.
     pub fn radix(&self) -> &SparseRadix {
         &self.radix
     }
@@ -212,9 +222,11 @@ impl Prime {
     pub fn base_size(&self) -> usize {
         2 * self.k
     }
+    /// p itself.
     pub fn modulus(&self) -> &BigUint {
         &self.p
     }
+    /// Bits of p.
     pub fn bits(&self) -> u64 {
         self.p.bits()
     }
@@ -238,6 +250,7 @@ impl Prime {
         format!("{s}_k{}", self.k)
     }
 
+    /// What `srgfn info` and `srgfn primes list --json` print about the prime.
     pub fn info(&self) -> PrimeInfo {
         let second = self.radix.second();
         PrimeInfo {
@@ -264,19 +277,29 @@ impl fmt::Display for Prime {
 /// Summary of a prime, as printed by `srgfn primes list --json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PrimeInfo {
+    /// The canonical expression, e.g. `(2^63+2^34)^8+1`.
     pub expr: String,
+    /// Digits per element.
     pub k: usize,
     /// r in decimal (a string: JSON numbers lose precision above 2^53).
     pub r: String,
+    /// Exponent of the leading term of r.
     pub w: u32,
+    /// Exponent of the second term, if any.
     pub u: Option<u32>,
+    /// Sign of the second term, if any.
     pub sign: Option<Sign>,
+    /// Every term of r.
     pub terms: Vec<Term>,
+    /// Bits of p.
     pub bits: u64,
+    /// The 2-adic valuation of p − 1: transforms of size up to 2^two_adicity exist.
     pub two_adicity: u32,
+    /// Zero bits above r in a 64-bit digit.
     pub headroom_bits: u32,
 }
 
+/// Refuses a k that is not a power of two from [`MIN_K`] to [`MAX_K`].
 pub fn check_k(k: usize) -> Result<(), PrimeError> {
     if !k.is_power_of_two() || !(MIN_K..=MAX_K).contains(&k) {
         return Err(PrimeError::K(k.to_string()));

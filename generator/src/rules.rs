@@ -12,6 +12,7 @@ pub enum Radix {
 }
 
 impl Radix {
+    /// Radix 2 or 4 from its number; an error names the accepted ones.
     pub fn from_number(r: u32) -> Result<Radix, String> {
         match r {
             2 => Ok(Radix::R2),
@@ -19,6 +20,7 @@ impl Radix {
             _ => Err(format!("radix {r} is not supported: use 2 or 4")),
         }
     }
+    /// 2 or 4.
     pub fn number(self) -> usize {
         match self {
             Radix::R2 => 2,

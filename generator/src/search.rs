@@ -14,15 +14,22 @@ use crate::error::PrimeError;
 use crate::primality::{has_small_factor, is_probable_prime};
 use crate::prime::{check_k, Prime, Sign, SparseRadix, Term, MAX_TERMS};
 
+/// What to search: primes r^k + 1 with r of `terms` power-of-two terms and
+/// a leading exponent w from `w_min` to `w_max`.
 #[derive(Clone, Debug)]
 pub struct SearchSpec {
+    /// Digits per element (a power of two from 2 to 256).
     pub k: usize,
+    /// Terms of r (2 to [`MAX_TERMS`]).
     pub terms: usize,
+    /// Smallest leading exponent w.
     pub w_min: u32,
+    /// Largest leading exponent w (at most 64).
     pub w_max: u32,
 }
 
 impl SearchSpec {
+    /// Refuses a k, a number of terms or a range of w the search does not take.
     pub fn validate(&self) -> Result<(), PrimeError> {
         check_k(self.k)?;
         if self.terms < 2 || self.terms > MAX_TERMS {

@@ -16,6 +16,8 @@ use num_traits::One;
 use crate::prime::Prime;
 use crate::reference::naive_dft_with_root;
 
+/// A tensor formula: an N×N matrix over Z/pZ built from DFTs, identities,
+/// stride permutations and twiddle diagonals by tensor products and products.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spl {
     /// DFT_n.
@@ -23,9 +25,19 @@ pub enum Spl {
     /// I_n.
     Identity(usize),
     /// L^n_m.
-    StridePerm { n: usize, m: usize },
+    StridePerm {
+        /// The size.
+        n: usize,
+        /// The stride (m | n).
+        m: usize,
+    },
     /// D_{m,n} (size m·n).
-    TwiddleDiag { m: usize, n: usize },
+    TwiddleDiag {
+        /// Rows of the implied m × n matrix.
+        m: usize,
+        /// Its columns.
+        n: usize,
+    },
     /// A ⊗ B.
     Tensor(Box<Spl>, Box<Spl>),
     /// A·B·…: the last factor acts first.
@@ -33,19 +45,24 @@ pub enum Spl {
 }
 
 impl Spl {
+    /// DFT_n.
     pub fn dft(n: usize) -> Spl {
         Spl::Dft(n)
     }
+    /// I_n.
     pub fn identity(n: usize) -> Spl {
         Spl::Identity(n)
     }
+    /// L^n_m (panics unless m | n: formulas are built by the rules, not from input).
     pub fn stride_perm(n: usize, m: usize) -> Spl {
         assert!(m > 0 && n.is_multiple_of(m), "L^{n}_{m} needs m | n");
         Spl::StridePerm { n, m }
     }
+    /// D_{m,n}.
     pub fn twiddle(m: usize, n: usize) -> Spl {
         Spl::TwiddleDiag { m, n }
     }
+    /// A ⊗ B.
     pub fn tensor(a: Spl, b: Spl) -> Spl {
         Spl::Tensor(Box::new(a), Box::new(b))
     }
@@ -57,6 +74,7 @@ impl Spl {
     pub fn tensor_i(a: Spl, n: usize) -> Spl {
         Spl::tensor(a, Spl::Identity(n))
     }
+    /// The product of `factors` (the last acts first).
     pub fn compose(factors: Vec<Spl>) -> Spl {
         Spl::Compose(factors)
     }

@@ -20,22 +20,28 @@ use crate::spl::Spl;
 /// Outputs X_0 … X_{m−1} are written back to `slots` in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Butterfly {
+    /// The slots read and written (2 or 4).
     pub slots: Vec<usize>,
+    /// The shift s of each input (multiplied by r^s; s < 2k).
     pub shifts: Vec<u32>,
 }
 
 impl Butterfly {
+    /// 2 or 4.
     pub fn radix(&self) -> usize {
         self.slots.len()
     }
 }
 
+/// Butterflies on distinct slots, which may run in any order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stage {
+    /// The butterflies.
     pub butterflies: Vec<Butterfly>,
 }
 
 impl Stage {
+    /// The largest radix of its butterflies.
     pub fn radix(&self) -> usize {
         self.butterflies.iter().map(Butterfly::radix).max().unwrap_or(0)
     }
@@ -48,11 +54,16 @@ pub struct Program {
     pub k: usize,
     /// K, the transform size.
     pub size: usize,
+    /// The radix of the expansion.
     pub radix: Radix,
+    /// The expanded formula the stages were read from.
     #[serde(serialize_with = "display")]
     pub formula: Spl,
+    /// The stages, in execution order.
     pub stages: Vec<Stage>,
+    /// Output j is in slot `output_slots[j]` …
     pub output_slots: Vec<usize>,
+    /// … times r^`output_shifts[j]`.
     pub output_shifts: Vec<u32>,
 }
 
@@ -63,12 +74,19 @@ fn display<S: serde::Serializer>(f: &Spl, s: S) -> Result<S::Ok, S::Error> {
 /// Op counts of a program (its codelet descriptor).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Descriptor {
+    /// K.
     pub size: usize,
+    /// Digits per element.
     pub k: usize,
+    /// 2 or 4.
     pub radix: usize,
+    /// Stages.
     pub stages: usize,
+    /// Butterflies in all.
     pub butterflies: usize,
+    /// DFT_2 butterflies.
     pub dft2: usize,
+    /// DFT_4 butterflies.
     pub dft4: usize,
     /// Shifted butterfly inputs (s ≠ 0), general shifts plus negations.
     pub shifts: usize,
@@ -231,6 +249,7 @@ impl Program {
             .collect()
     }
 
+    /// The op counts of the program.
     pub fn descriptor(&self) -> Descriptor {
         let all: Vec<&Butterfly> = self.stages.iter().flat_map(|s| &s.butterflies).collect();
         let count = |r: usize| all.iter().filter(|b| b.radix() == r).count();

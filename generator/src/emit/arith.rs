@@ -36,16 +36,20 @@ pub enum FoldStyle {
 /// Everything the arithmetic of one prime depends on.
 #[derive(Clone, Debug)]
 pub struct ArithSpec {
+    /// Digits per element.
     pub k: usize,
+    /// The radix.
     pub r: u64,
     /// Leading zeros of r: the Möller–Granlund divisor is r << shift.
     pub shift: u32,
+    /// How f_mul forms its digit products.
     pub mul: MulForm,
     /// Inline PTX carry chains (NVIDIA only).
     pub ptx: bool,
 }
 
 impl ArithSpec {
+    /// The arithmetic of `prime` with f_mul in form `mul`, inline PTX when `ptx`.
     pub fn new(prime: &Prime, mul: MulForm, ptx: bool) -> ArithSpec {
         ArithSpec { k: prime.k(), r: prime.r(), shift: prime.r().leading_zeros(), mul, ptx }
     }

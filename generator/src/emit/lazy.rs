@@ -40,9 +40,13 @@ fn split_rounds(v_max: f64, e: u32, delta: i128, target: f64, max_rounds: u32) -
 /// split by 2^e (δ = ±2^u, shifts only), leaving |digit| ≤ `out_bound`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MulSplit {
+    /// 2^e is the power of two nearest to r.
     pub e: u32,
+    /// δ = r − 2^e.
     pub delta: i128,
+    /// Rounds of the split.
     pub rounds: u32,
+    /// Bound on |digit| after the last round.
     pub out_bound: f64,
 }
 
@@ -63,7 +67,9 @@ impl MulSplit {
 /// The normalisation constants of a prime for lazy digits of L levels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LazySpec {
+    /// Digits per element.
     pub k: usize,
+    /// The radix.
     pub r: u64,
     /// 2^e is the power of two nearest to r (e ≤ 64).
     pub e: u32,
@@ -104,6 +110,8 @@ impl LazySpec {
         LazySpec { k, r, e, delta, rounds, levels, level0 }
     }
 
+    /// The constants for the arithmetic `a` is emitted with: the levels a
+    /// pass runs lazily, on inputs bounded as its f_mul leaves them.
     pub fn of(a: &ArithSpec) -> LazySpec {
         let level0 = match (a.unrolled_mul(), MulSplit::of(a.k, a.r)) {
             (true, Some(split)) => split.out_bound * 1.5 + a.r as f64,

@@ -34,10 +34,12 @@ pub struct LocalShape {
 }
 
 impl LocalShape {
+    /// The shape for elements of k digits and the DFT program `program`.
     pub fn of(k: usize, program: &Program) -> LocalShape {
         let positions = program.stages.iter().map(|s| s.butterflies.len()).min().unwrap_or(1).max(1);
         LocalShape { groups: GROUPS, positions, slot_stride: k * GROUPS + 1 }
     }
+    /// Work-items of a work-group: groups × positions.
     pub fn threads(&self) -> usize {
         self.groups * self.positions
     }

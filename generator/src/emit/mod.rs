@@ -41,12 +41,21 @@ pub const LOCAL_THREADS: usize = 128;
 /// Tile edge of the transpose kernel (local size TILE × TILE).
 pub const TILE: usize = 16;
 
+/// Why kernels cannot be emitted.
 #[derive(Debug, thiserror::Error)]
 pub enum EmitError {
+    /// The prime or options are outside what the generator supports (the
+    /// message says what is).
     #[error("{0}")]
     Unsupported(String),
+    /// A template failed to render (a bug in the generator).
     #[error("template {template} failed: {message}")]
-    Template { template: String, message: String },
+    Template {
+        /// The template's file name.
+        template: String,
+        /// Tera's error chain.
+        message: String,
+    },
 }
 
 fn templates() -> &'static Tera {
@@ -111,6 +120,7 @@ impl Variant {
             Variant::Workgroup => "workgroup",
         }
     }
+    /// The variant named `s` (local, table or workgroup).
     pub fn parse(s: &str) -> Result<Variant, EmitError> {
         [Variant::Local, Variant::Table, Variant::Workgroup]
             .into_iter()
@@ -137,6 +147,7 @@ pub enum MulForm {
 }
 
 impl MulForm {
+    /// The form named `s` (wide64, limb22 or mixed).
     pub fn parse(s: &str) -> Result<MulForm, EmitError> {
         match s {
             "wide64" => Ok(MulForm::Wide64),
@@ -145,6 +156,7 @@ impl MulForm {
             _ => Err(EmitError::Unsupported(format!("unknown multiplication form '{s}': use wide64, limb22 or mixed"))),
         }
     }
+    /// The spelling in the CLI, kernel names and the manifest.
     pub fn name(self) -> &'static str {
         match self {
             MulForm::Wide64 => "wide64",
@@ -152,6 +164,7 @@ impl MulForm {
             MulForm::Mixed => "mixed",
         }
     }
+    /// Every form.
     pub const ALL: [MulForm; 3] = [MulForm::Wide64, MulForm::Limb22, MulForm::Mixed];
 }
 
@@ -159,12 +172,16 @@ impl MulForm {
 /// form of f_mul, and whether inline PTX may be used (NVIDIA platforms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct KernelOptions {
+    /// The radix of the base-case expansion.
     pub radix: Radix,
+    /// How f_mul forms its digit products.
     pub mul: MulForm,
+    /// Whether inline PTX may be used (NVIDIA platforms only).
     pub ptx: bool,
 }
 
 impl KernelOptions {
+    /// Options without PTX.
     pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
         KernelOptions { radix, mul, ptx: false }
     }
@@ -178,49 +195,75 @@ pub fn table_shape(k: usize, n: usize) -> (usize, usize) {
 /// A kernel's entry in `manifest.json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelEntry {
+    /// The kernel's name.
     pub name: String,
+    /// The file that holds it.
     pub file: String,
+    /// What it computes, as a formula.
     pub formula: String,
+    /// Its parameters, from its [`KernelSig`].
     pub args: Vec<String>,
+    /// The global work size the runtime launches it with.
     pub global_work_size: String,
+    /// The local work size.
     pub local_work_size: String,
+    /// The variant of a DFT kernel.
     pub variant: Option<Variant>,
+    /// The op counts of a DFT kernel.
     pub descriptor: Option<Descriptor>,
 }
 
+/// `manifest.json`: what was emitted, for whom, and every kernel.
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
+    /// [`GENERATOR_VERSION`].
     pub generator_version: String,
+    /// The prime's expression.
     pub prime: String,
+    /// Digits per element.
     pub k: usize,
+    /// r in decimal.
     pub r: String,
+    /// K = 2k.
     pub base_size: usize,
+    /// 2 or 4.
     pub radix: usize,
+    /// How f_mul forms its digit products.
     pub mul: MulForm,
+    /// Whether inline PTX is used.
     pub ptx: bool,
+    /// Every kernel.
     pub kernels: Vec<KernelEntry>,
 }
 
+/// One OpenCL C file, self-contained (the field header included).
 #[derive(Clone, Debug)]
 pub struct EmittedFile {
+    /// The file name, e.g. `dft16_r2_local.cl`.
     pub name: String,
+    /// The source.
     pub source: String,
 }
 
 /// Everything `srgfn emit` writes for one prime and radix.
 #[derive(Clone, Debug)]
 pub struct KernelSet {
+    /// The unrolled DFT_K program the base-case kernels run.
     pub program: Program,
+    /// The files.
     pub files: Vec<EmittedFile>,
+    /// The manifest.
     pub manifest: Manifest,
 }
 
 impl KernelSet {
+    /// The file named `name`, if emitted.
     pub fn file(&self, name: &str) -> Option<&EmittedFile> {
         self.files.iter().find(|f| f.name == name)
     }
 }
 
+/// Name of the DFT kernel of a program and variant (see [`dft_kernel_name`]).
 pub fn dft_name(prog: &Program, variant: Variant) -> String {
     dft_kernel_name(prog.size, prog.radix, variant)
 }

@@ -16,8 +16,9 @@ pub enum ParamType {
     InOut,
     /// `__constant digit_t *`: one element's k digits.
     Constant,
-    /// `__global const ulong *` / `__global ulong *`: raw 64-bit words.
+    /// `__global const ulong *`: raw 64-bit words, read.
     WordsIn,
+    /// `__global ulong *`: raw 64-bit words, written.
     WordsOut,
     /// `const ulong`.
     ULong,
@@ -46,8 +47,11 @@ impl ParamType {
 /// One parameter: its name in the C source, type, and meaning.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Param {
+    /// The name in the C source.
     pub name: &'static str,
+    /// The C type.
     pub ty: ParamType,
+    /// What it holds (the manifest prints it).
     pub doc: &'static str,
 }
 
@@ -58,11 +62,14 @@ const fn p(name: &'static str, ty: ParamType, doc: &'static str) -> Param {
 /// A kernel's name and parameters.
 #[derive(Clone, Debug, Serialize)]
 pub struct KernelSig {
+    /// The kernel's name.
     pub name: String,
+    /// Its parameters, in order.
     pub params: Vec<Param>,
 }
 
 impl KernelSig {
+    /// A signature of `name` with `params`.
     pub fn new(name: impl Into<String>, params: &[Param]) -> KernelSig {
         KernelSig { name: name.into(), params: params.to_vec() }
     }

@@ -139,7 +139,9 @@ struct HornerStep {
 /// compiled once per set.
 #[derive(Clone, Copy, Debug)]
 pub enum SmallPrimeProgram<'a> {
+    /// The NTT passes of a plan.
     Ntt(&'a NttPlan),
+    /// The Garner recombination.
     Recombination,
 }
 

@@ -10,8 +10,11 @@ pub const MAX_DFT: usize = 16;
 /// (a, b) ← (a + w·b, a − w·b) on registers a and b, with w = ω_16^root (root 0: w = 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Butterfly {
+    /// Register a.
     pub a: usize,
+    /// Register b.
     pub b: usize,
+    /// The exponent of ω_16 in w.
     pub root: usize,
 }
 
@@ -19,8 +22,11 @@ pub struct Butterfly {
 /// butterflies, register `output[m]` holds X_m = Σ_t ω_r^{tm} x_t.
 #[derive(Clone, Debug, Serialize)]
 pub struct DftProgram {
+    /// The DFT size (1, 2, 4, 8 or 16).
     pub r: usize,
+    /// The butterflies, in order.
     pub butterflies: Vec<Butterfly>,
+    /// The register of each output.
     pub output: Vec<usize>,
 }
 
@@ -66,11 +72,15 @@ impl DftProgram {
 /// (a the highest power of two below t, or t/2): depth log₂ r instead of a chain of r − 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct PowerStep {
+    /// The power computed.
     pub t: usize,
+    /// The first factor's power.
     pub a: usize,
+    /// The second factor's power (a + b = t).
     pub b: usize,
 }
 
+/// The steps computing d^2 … d^{r−1} (see [`PowerStep`]).
 pub fn power_steps(r: usize) -> Vec<PowerStep> {
     (2..r)
         .map(|t| {

@@ -50,14 +50,28 @@ pub const INNER_ROOTS: usize = 256;
 /// Largest prime the Garner step accepts: (2^32 − 1)·q + 2^55 < 2^64 (`garner_digit`).
 pub const Q_MAX: u32 = 0xff7f_ffff;
 
+/// A prime count or size the small-prime baseline does not support.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SmallPrimeError {
+    /// s is not 1 to [`MAX_PRIMES`].
     #[error("the small-prime baseline supports 1 to {MAX_PRIMES} primes, got s = {0}")]
     PrimeCount(usize),
+    /// N is not a power of two ≥ 2.
     #[error("N = {n} is not a power of two ≥ 2")]
-    Size { n: usize },
+    Size {
+        /// The N asked for.
+        n: usize,
+    },
+    /// N is beyond what the set's primes cover.
     #[error("the s = {s} prime set (2^{e} | q − 1) covers N ≤ 2^{e}; N = 2^{log_n} is too large")]
-    NotCovered { s: usize, e: u32, log_n: u32 },
+    NotCovered {
+        /// Primes in the set.
+        s: usize,
+        /// E: the set covers N ≤ 2^E.
+        e: u32,
+        /// log2 of the N asked for.
+        log_n: u32,
+    },
 }
 
 /// a^e mod q.
@@ -121,6 +135,7 @@ pub fn primitive_root(q: u32, e: u32) -> u32 {
 /// Constants of the s-prime baseline (independent of N).
 #[derive(Clone, Debug)]
 pub struct SmallPrimes {
+    /// The primes q_0 > q_1 > … (largest first), each below 2^32.
     pub q: Vec<u32>,
     /// E: 2^E | q_j − 1 for every j, so N ≤ 2^E.
     pub two_adicity: u32,
@@ -141,6 +156,7 @@ pub struct SmallPrimes {
 }
 
 impl SmallPrimes {
+    /// The set of the s largest primes q < 2^32 with 2^E | q − 1, and their constants.
     pub fn new(s: usize) -> Result<SmallPrimes, SmallPrimeError> {
         let (q, two_adicity) = fourier_primes(s)?;
         // the Garner sums (module doc of `garner_digit`) need (2^32 − 1)·q + 2^55 < 2^64
@@ -168,6 +184,7 @@ impl SmallPrimes {
         Ok(sp)
     }
 
+    /// s, the number of primes.
     pub fn s(&self) -> usize {
         self.q.len()
     }

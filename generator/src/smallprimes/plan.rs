@@ -34,6 +34,7 @@ const PASS_BITS: u32 = 8;
 /// One pass; see the module doc.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Pass {
+    /// r_A, the radix of the first level (a work-item's DFT in registers).
     pub radix_a: usize,
     /// 1 for a single-level pass (no local memory).
     pub radix_b: usize,
@@ -46,6 +47,7 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// R = r_A · r_B.
     pub fn radix(&self) -> usize {
         self.radix_a * self.radix_b
     }
@@ -53,15 +55,19 @@ impl Pass {
     pub fn threads_per_column(&self) -> usize {
         self.radix_b
     }
+    /// Work-items of a work-group: G·U.
     pub fn group_size(&self) -> usize {
         self.group_columns * self.radix_b
     }
+    /// Work-groups of the pass: T / G.
     pub fn groups(&self) -> usize {
         self.columns / self.group_columns
     }
+    /// Two levels (r_B > 1) through local memory.
     pub fn fused(&self) -> bool {
         self.radix_b > 1
     }
+    /// Not the first pass: inputs are multiplied by twiddles.
     pub fn twiddled(&self) -> bool {
         self.stride > 1
     }
@@ -277,7 +283,9 @@ impl Pass {
 /// The passes of a transform of size 2^log_n.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NttPlan {
+    /// log2 N.
     pub log_n: u32,
+    /// The passes, in execution order.
     pub passes: Vec<Pass>,
 }
 
@@ -300,6 +308,7 @@ impl NttPlan {
         NttPlan { log_n, passes }
     }
 
+    /// N.
     pub fn n(&self) -> usize {
         1 << self.log_n
     }
