@@ -28,7 +28,7 @@ fn device_transforms(c: &mut Criterion) {
         let mut rng = srgfn_suite::rng(2);
         let x: Vec<_> = (0..n).map(|_| srgfn_suite::random_digits(&f, &mut rng)).collect();
         let mut v = plan.upload_digits(&x).expect("upload");
-        c.bench_function(&format!("forward N=2^{log_n} k=8 on {}", session.device.name.trim()), |b| {
+        c.bench_function(&format!("forward N=2^{log_n} k=8 on {}", session.device().name.trim()), |b| {
             b.iter(|| {
                 plan.forward(&mut v).expect("forward");
                 plan.finish().expect("finish");

@@ -1,7 +1,7 @@
 //! The on-disk program cache: reuse, corrupt entries rebuilt, unsafe folders refused.
 
-use srgfn::cache::ProgramCache;
-use srgfn::{select_device, Session};
+use srgfn::internals::SessionInternals as _;
+use srgfn::{select_device, ProgramCache, Session};
 
 fn private_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("srgfn-cache-test-{name}-{}", std::process::id()));
@@ -13,8 +13,8 @@ const SRC: &str = "__kernel void add_one(__global ulong *x) { x[get_global_id(0)
 
 fn run(s: &Session) -> Vec<u64> {
     let p = s.program("add_one", SRC).unwrap();
-    let b = ocl::Buffer::<u64>::builder().queue(s.queue.clone()).len(4).copy_host_slice(&[1, 2, 3, 4]).build().unwrap();
-    let k = ocl::Kernel::builder().program(&p).name("add_one").queue(s.queue.clone()).global_work_size(4).arg(&b).build().unwrap();
+    let b = ocl::Buffer::<u64>::builder().queue(s.queue().clone()).len(4).copy_host_slice(&[1, 2, 3, 4]).build().unwrap();
+    let k = ocl::Kernel::builder().program(&p).name("add_one").queue(s.queue().clone()).global_work_size(4).arg(&b).build().unwrap();
     unsafe { k.enq().unwrap() };
     let mut v = vec![0u64; 4];
     b.read(&mut v).enq().unwrap();
@@ -32,15 +32,16 @@ fn cached_binaries_are_reused_and_corrupt_ones_rebuilt() {
     // a fresh session loads it from disk
     let s2 = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
     assert_eq!(run(&s2), [2, 3, 4, 5]);
-    // corrupt the entry: it is detected, removed, and the program rebuilt from source
+    // corrupt the entry's checksum (the binary itself still loads): the entry is
+    // not trusted but removed, and the program rebuilt from source and stored
+    // again; an entry trusted without its checksum would stay as it is
     let mut data = std::fs::read(&entries[0]).unwrap();
-    let last = data.len() - 1;
-    data[last] ^= 0xff;
+    let sum_start = b"srgfn-program-binary v1\n".len() + 65; // the magic line, then the key line
+    data[sum_start] = if data[sum_start] == b'0' { b'1' } else { b'0' };
     std::fs::write(&entries[0], &data).unwrap();
-    let key = entries[0].file_stem().unwrap().to_str().unwrap().to_string();
-    assert!(ProgramCache::at(&dir).unwrap().load(&key).is_none(), "a corrupt entry is not trusted");
     let s3 = Session::on(dev, ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
     assert_eq!(run(&s3), [2, 3, 4, 5]);
+    assert_ne!(std::fs::read(&entries[0]).unwrap(), data, "the corrupt entry was replaced");
     std::fs::remove_dir_all(&dir).ok();
 }
 

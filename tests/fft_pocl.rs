@@ -35,7 +35,7 @@ fn host_forward(field: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
 fn check_round_trip(fft: &Fft, n: usize, batch: usize, seed: u64, digits: bool) {
     let prime = fft.prime();
     let f = Field::new(prime);
-    let what = format!("{prime} {:?} radix {} N = {n} × {batch}", fft.variant(), fft.kernels().radix.number());
+    let what = format!("{prime} {:?} radix {} N = {n} × {batch}", fft.variant(), fft.radix().number());
     let x: Vec<Digits> = if digits {
         let mut r = rng(seed);
         (0..n * batch).map(|_| srgfn_suite::random_digits(&f, &mut r)).collect()
@@ -151,7 +151,7 @@ fn bad_sizes_are_clear_errors() {
     let s = session();
     let prime = &catalog()[2];
     let fft = Fft::new(&s, prime).unwrap();
-    let msg = |r: anyhow::Result<srgfn::Plan>| format!("{:#}", r.err().expect("an error"));
+    let msg = |r: srgfn::Result<srgfn::Plan>| format!("{:#}", r.err().expect("an error"));
     assert!(msg(fft.plan(24, 1)).contains("not a power of two"));
     assert!(msg(fft.plan(1, 1)).contains("out of range"));
     assert!(msg(fft.plan(1 << 40, 1)).starts_with("N = 2^40 needs 132 TiB on the device"));

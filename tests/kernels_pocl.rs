@@ -4,9 +4,8 @@
 
 use num_bigint::BigUint;
 use rand::Rng;
-use srgfn::kernels::FieldKernels;
-use srgfn::layout::{from_digit_major, to_digit_major};
-use srgfn::Session;
+use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, SessionInternals as _};
+use srgfn::{Error, Session};
 use srgfn_gen::emit::MulForm;
 use srgfn_gen::plan::Pass;
 use srgfn_gen::reference::naive_dft_with_root;
@@ -42,8 +41,8 @@ fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
 /// Field operations on every pair of edge values and random pairs (the
 /// library's own check, which `srgfn check` runs too).
 fn check_field_ops(fk: &FieldKernels, prime: &Prime) {
-    let (ok, detail) = srgfn::check::field_ops_of(fk, prime).unwrap_or_else(|e| panic!("{prime}: {e:#}"));
-    assert!(ok, "{prime} f_mul {}: {detail}", fk.mul.name());
+    let (ok, detail) = field_ops_of(fk, prime).unwrap_or_else(|e| panic!("{prime}: {e:#}"));
+    assert!(ok, "{prime} f_mul {}: {detail}", fk.mul().name());
 }
 
 /// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
@@ -87,7 +86,7 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
         assert!(
             bad.is_empty(),
             "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p}: {} wrong outputs, first at {:?}",
-            fk.set.program.radix.number(),
+            fk.radix().number(),
             bad.len(),
             &bad[..bad.len().min(8)]
         );
@@ -225,11 +224,16 @@ fn a_searched_prime_with_three_terms_works_too() {
 fn a_build_failure_reports_the_log_and_the_source_path() {
     let s = session();
     let err = s.build("broken_kernel", "__kernel void broken(__global ulong *x) { x[0] = undefined_name; }").unwrap_err();
-    let msg = format!("{err:#}");
+    let msg = err.to_string();
     assert!(msg.contains("build of broken_kernel failed"), "{msg}");
     assert!(msg.contains("undefined_name"), "the build log is shown: {msg}");
     let path = msg.split("source kept at ").nth(1).unwrap().split(';').next().unwrap();
     assert!(std::fs::read_to_string(path).unwrap().contains("undefined_name"));
+    // the same, as data
+    let Error::Build { program, log, kept_source, .. } = err else { panic!("not a build error: {err:?}") };
+    assert_eq!(program, "broken_kernel");
+    assert!(log.contains("undefined_name"), "{log}");
+    assert_eq!(kept_source.unwrap().to_str(), Some(path));
 }
 
 

@@ -11,7 +11,7 @@ fn session() -> Session {
 
 /// The default device, described as a GPU with the given limits.
 fn gpu(global: u64, max_alloc: u64) -> DeviceEntry {
-    let mut d = session().device;
+    let mut d = session().device().clone();
     d.kind = "GPU".into();
     d.name = "Test GPU".into();
     (d.global_mem_bytes, d.max_alloc_bytes) = (global, max_alloc);
@@ -24,13 +24,13 @@ const GIB: u64 = 1 << 30;
 fn huge_plans_are_refused_with_the_limits() {
     let s = session();
     let fft = Fft::new(&s, &catalog()[2]).unwrap();
-    let dev = s.device.name.trim().to_string();
+    let dev = s.device().name.trim().to_string();
     for log_n in [31u32, 32, 40, 62] {
         let err = format!("{:#}", fft.plan(1 << log_n, 1).err().expect("refused"));
         let need = human(plan_need(fft.prime(), 1 << log_n, 1, 1).device);
         assert!(err.starts_with(&format!("N = 2^{log_n} needs {need} on the device")), "{err}");
-        assert!(err.contains(&format!("{dev} has {}", human(s.device.global_mem_bytes as u128))), "{err}");
-        assert!(err.contains(&format!("largest buffer {}", human(s.device.max_alloc_bytes as u128))), "{err}");
+        assert!(err.contains(&format!("{dev} has {}", human(s.device().global_mem_bytes as u128))), "{err}");
+        assert!(err.contains(&format!("largest buffer {}", human(s.device().max_alloc_bytes as u128))), "{err}");
     }
     // batches so large that N·batch·k words overflow 64 bits
     for batch in [1usize << 40, usize::MAX] {

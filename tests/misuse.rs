@@ -96,7 +96,7 @@ fn a_vector_of_another_size_or_batch_is_refused() {
 #[test]
 fn a_vector_of_another_plan_or_session_is_refused() {
     let s1 = session();
-    let s2 = Session::on(s1.device.clone(), s1.cache.clone()).unwrap();
+    let s2 = Session::on(s1.device().clone(), s1.cache().clone()).unwrap();
     assert_ne!(s1.id(), s2.id());
     assert_eq!(s1.clone().id(), s1.id(), "clones share the context");
     let prime = &catalog()[1];
@@ -118,7 +118,7 @@ fn bad_uploads_are_refused() {
     let prime = &catalog()[2];
     let field = Field::new(prime);
     let mut plan = Fft::new(&s, prime).unwrap().plan(16, 2).unwrap();
-    let msg = |e: anyhow::Result<DeviceVec>| format!("{:#}", e.err().expect("refused"));
+    let msg = |e: srgfn::Result<DeviceVec>| format!("{:#}", e.err().expect("refused"));
     let x = values(prime, 32, 6);
     assert!(msg(plan.upload(&x[..31])).contains("mismatched sizes"));
     assert!(msg(plan.upload_padded(&values(prime, 33, 6))).contains("do not fit"));

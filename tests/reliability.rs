@@ -34,7 +34,7 @@ fn random_poly(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
 fn many_threads_on_one_device_and_two_contexts() {
     let prime = &catalog()[2];
     let s1 = session();
-    let s2 = Session::on(s1.device.clone(), s1.cache.clone()).unwrap(); // a second context
+    let s2 = Session::on(s1.device().clone(), s1.cache().clone()).unwrap(); // a second context
     let ffts = [Arc::new(Fft::new(&s1, prime).unwrap()), Arc::new(Fft::new(&s2, prime).unwrap())];
     let handles: Vec<_> = (0..6u64)
         .map(|t| {
@@ -59,7 +59,7 @@ fn many_threads_on_one_device_and_two_contexts() {
 #[test]
 fn injected_faults_give_clear_errors_and_leave_the_session_working() {
     let prime = &catalog()[2];
-    let s = Session::on(session().device.clone(), srgfn::cache::ProgramCache::disabled()).unwrap();
+    let s = Session::on(session().device().clone(), srgfn::ProgramCache::disabled()).unwrap();
     let fft = Fft::new(&s, prime).unwrap();
     let a = random_poly(prime, 40, 1);
     let b = random_poly(prime, 30, 2);
@@ -77,7 +77,7 @@ fn injected_faults_give_clear_errors_and_leave_the_session_working() {
         } else {
             (a.clone(), b.clone())
         };
-        s.faults.arm(fault, 1);
+        s.faults().arm(fault, 1);
         let err = fft.poly_mul(&a, &b).expect_err("the injected fault surfaces");
         let msg = format!("{err:#}");
         assert!(msg.contains(needle), "{fault:?}: {msg}");
@@ -95,7 +95,7 @@ fn a_vector_is_refused_after_a_failed_operation() {
     let mut plan = fft.plan(256, 1).unwrap();
     let x = random_poly(prime, 256, 9);
     let mut v = plan.upload(&x).unwrap();
-    s.faults.arm(Fault::Enqueue, 1);
+    s.faults().arm(Fault::Enqueue, 1);
     assert!(plan.forward(&mut v).is_err());
     let err = plan.forward(&mut v).expect_err("contents are undefined");
     assert!(format!("{err:#}").contains("upload it again"), "{err:#}");

@@ -16,7 +16,7 @@ fn session() -> Session {
 /// Transforms `input` (s planes), checks every plane against the host DFT and
 /// every element's recombination against the CRT; returns the recombined words.
 fn check(sp: &mut SmallPrimeFft, input: &[u32], what: &str) -> Vec<u32> {
-    let (s, n) = (sp.primes.s(), sp.n());
+    let (s, n) = (sp.primes().s(), sp.n());
     sp.upload(input).unwrap();
     sp.forward().unwrap();
     let _ = sp.recombine().unwrap();
@@ -24,13 +24,13 @@ fn check(sp: &mut SmallPrimeFft, input: &[u32], what: &str) -> Vec<u32> {
     let words = sp.read_recombined().unwrap();
     for j in 0..s {
         let plane = &input[j * n..(j + 1) * n];
-        let want = if n <= 256 { sp.primes.naive_ntt(j, plane) } else { sp.primes.reference_ntt(j, plane) };
+        let want = if n <= 256 { sp.primes().naive_ntt(j, plane) } else { sp.primes().reference_ntt(j, plane) };
         assert_eq!(&got[j * n..(j + 1) * n], &want[..], "{what}: s = {s}, N = {n}, prime {j}");
     }
     for e in 0..n {
         let residues: Vec<u32> = (0..s).map(|j| got[j * n + e]).collect();
         let digits: Vec<u32> = (0..s).map(|w| words[w * n + e]).collect();
-        assert_eq!(BigUint::from_slice(&digits), sp.primes.crt(&residues), "{what}: s = {s}, N = {n}, element {e}");
+        assert_eq!(BigUint::from_slice(&digits), sp.primes().crt(&residues), "{what}: s = {s}, N = {n}, element {e}");
     }
     words
 }
@@ -39,7 +39,7 @@ fn check(sp: &mut SmallPrimeFft, input: &[u32], what: &str) -> Vec<u32> {
 fn random_input(sp: &SmallPrimeFft, seed: u64) -> Vec<u32> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let n = sp.n();
-    sp.primes.q.iter().flat_map(|&q| (0..n).map(|e| [q - 1, 0].get(e).copied().unwrap_or_else(|| rng.gen_range(0..q))).collect::<Vec<_>>()).collect()
+    sp.primes().q.iter().flat_map(|&q| (0..n).map(|e| [q - 1, 0].get(e).copied().unwrap_or_else(|| rng.gen_range(0..q))).collect::<Vec<_>>()).collect()
 }
 
 #[test]
@@ -65,11 +65,11 @@ fn every_prime_set_recombines_the_edges() {
         check(&mut sp, &input, "random");
         // x = (c_j, 0, 0, …) transforms to c_j everywhere: all q_j − 1 recombines to m − 1,
         // all 0 to 0, and a mix to whatever the CRT says
-        let m: BigUint = sp.primes.q.iter().map(|&q| BigUint::from(q)).product();
+        let m: BigUint = sp.primes().q.iter().map(|&q| BigUint::from(q)).product();
         for (what, c) in [
-            ("m - 1", sp.primes.q.iter().map(|&q| q - 1).collect::<Vec<_>>()),
+            ("m - 1", sp.primes().q.iter().map(|&q| q - 1).collect::<Vec<_>>()),
             ("zero", vec![0; s]),
-            ("mixed", sp.primes.q.iter().enumerate().map(|(j, &q)| if j % 2 == 0 { q - 1 } else { 0 }).collect()),
+            ("mixed", sp.primes().q.iter().enumerate().map(|(j, &q)| if j % 2 == 0 { q - 1 } else { 0 }).collect()),
         ] {
             let input: Vec<u32> = c.iter().flat_map(|&cj| (0..n).map(move |e| if e == 0 { cj } else { 0 })).collect();
             let words = check(&mut sp, &input, what);
@@ -77,7 +77,7 @@ fn every_prime_set_recombines_the_edges() {
             match what {
                 "m - 1" => assert_eq!(first, &m - 1u32, "s = {s}"),
                 "zero" => assert_eq!(first, BigUint::default(), "s = {s}"),
-                _ => assert_eq!(first, sp.primes.crt(&c), "s = {s}"),
+                _ => assert_eq!(first, sp.primes().crt(&c), "s = {s}"),
             }
         }
     }
@@ -98,7 +98,7 @@ fn sizes_and_residues_out_of_range_are_refused() {
     let mut sp = SmallPrimeFft::new(&session, 8, 16).unwrap();
     assert!(sp.upload(&[0; 8 * 15]).is_err());
     let mut bad = vec![0; 8 * 16];
-    bad[3 * 16 + 5] = sp.primes.q[3];
+    bad[3 * 16 + 5] = sp.primes().q[3];
     let err = sp.upload(&bad).unwrap_err().to_string();
     assert!(err.contains("element 5") && err.contains("q_3"), "{err}");
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Record, Roofline};
 use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{variants_for, KernelOptions, MulForm, Variant};
+use srgfn_gen::emit::{variants_for, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -84,27 +84,6 @@ pub struct BenchArgs {
     pub dev: DeviceOpts,
 }
 
-/// The option sets the micro-benchmarks compare: the device's default form,
-/// or (with --micro) every f_mul form, with and without PTX where available.
-fn micro_forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) -> Result<Vec<KernelOptions>> {
-    let ptx = srgfn::kernels::default_ptx(session);
-    if !all {
-        let mul = match mul {
-            Some(m) => m,
-            None => srgfn::kernels::default_mul(session, prime)?,
-        };
-        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx }]);
-    }
-    let mut v = Vec::new();
-    for mul in MulForm::ALL {
-        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false });
-        if ptx {
-            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true });
-        }
-    }
-    Ok(v)
-}
-
 /// What one series measures at each of its sizes.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -167,7 +146,7 @@ impl Series {
 
 /// The series of the run, from the options and the device.
 fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
-    let gpu = session.device.is_gpu() && !args.quick;
+    let gpu = session.device().is_gpu() && !args.quick;
     let suite: Vec<(String, u32, u32)> = if args.prime.is_empty() {
         SUITE.iter().map(|&(p, lo, hi)| (p.to_string(), if gpu { lo } else { CPU_MIN_LOG }, hi)).collect()
     } else {
@@ -211,7 +190,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
         }
     }
     if args.quick && args.min_log.is_none() && args.max_log.is_none() {
-        let (lo, hi) = if session.device.is_gpu() { (16, 20) } else { (CPU_MIN_LOG, 16) };
+        let (lo, hi) = if session.device().is_gpu() { (16, 20) } else { (CPU_MIN_LOG, 16) };
         for s in &mut series {
             s.min_log = lo.max(1);
             s.max_log = hi.min(s.prime.two_adicity());
@@ -241,7 +220,7 @@ fn fmt_secs(s: f64) -> String {
 pub fn bench(args: BenchArgs) -> Result<()> {
     let start = Instant::now();
     let session = args.dev.session()?;
-    let gpu = session.device.is_gpu();
+    let gpu = session.device().is_gpu();
     let reps = match &args.reps {
         Some(r) => r.count("--reps", 1, 10_000)? as usize,
         None => match (gpu, args.quick) {
@@ -260,14 +239,14 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let deadline = limit.map(|l| start + l);
     let mut series = plan_series(&args, &session)?;
     let roof = {
-        let _step = Step::spinner(format!("measuring the roofline of {}", session.device.name.trim()), true);
+        let _step = Step::spinner(format!("measuring the roofline of {}", session.device().name.trim()), true);
         let r = measure_roofline(&session)?;
         // the JSON holds what is printed: three significant digits
         Roofline { copy_gbs: sig3(r.copy_gbs), mul_gops: sig3(r.mul_gops), add_gops: sig3(r.add_gops) }
     };
     eprintln!(
         "device {}: copy {} GB/s, {} G 64-bit multiplies/s, {} G 64-bit adds/s",
-        session.device.describe(),
+        session.device().describe(),
         roof.copy_gbs,
         roof.mul_gops,
         roof.add_gops
@@ -277,7 +256,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     // the floor every transform record is set against
     let mut core_rates: Vec<(Prime, f64)> = Vec::new();
     // on CPUs only when asked: there the compilation costs more than the floor tells
-    if !args.small_primes_only && (session.device.is_gpu() || args.micro || args.micro_only) {
+    if !args.small_primes_only && (session.device().is_gpu() || args.micro || args.micro_only) {
         let mut primes: Vec<Prime> = Vec::new();
         for s in &series {
             if !primes.contains(&s.prime) {
@@ -285,7 +264,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             }
         }
         for prime in primes {
-            let forms = micro_forms(&session, &prime, args.micro || args.micro_only, args.mul.first().map(|m| m.form()))?;
+            let forms = srgfn::microbench::forms(&session, &prime, args.micro || args.micro_only, args.mul.first().map(|m| m.form()))?;
             let _step = Step::spinner(format!("micro-benchmarks of the field arithmetic of {prime}"), true);
             let (records, failed) = srgfn::microbench::run(&session, &prime, &forms, reps.min(10))?;
             for (form, err) in failed {
@@ -315,7 +294,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             }
             let shape = PlanShape::new(&s.prime, log_n, 1)?;
             let need = srgfn::memory::plan_need(&s.prime, shape.n as u128, 1, 1).device; // no overflow at any N
-            if need > session.device.global_mem_bytes as u128 / 10 * 8 {
+            if need > session.device().global_mem_bytes as u128 / 10 * 8 {
                 step.println(format!("skip {} N = 2^{log_n} and above: needs {} of device memory", s.prime, srgfn::memory::human(need)));
                 s.stopped = true;
                 continue;

@@ -62,7 +62,7 @@ pub struct Output {
 
 impl Output {
     pub fn new(session: &Session, roof: Roofline, json: Option<PathBuf>, plot: Option<PathBuf>) -> Output {
-        let (device, title) = (session.device.describe(), session.device.name.trim().to_string());
+        let (device, title) = (session.device().describe(), session.device().name.trim().to_string());
         Output { device, title, roof, json, plot, records: Vec::new(), micro: Vec::new() }
     }
 

@@ -36,7 +36,7 @@ pub fn check(args: CheckArgs) -> Result<()> {
         spec.muls = args.mul.iter().map(|m| m.form()).collect();
     }
     spec.variants = args.variant.iter().map(|v| v.variant()).collect();
-    eprintln!("checking {} against the host reference", session.device.describe());
+    eprintln!("checking {} against the host reference", session.device().describe());
     let json = args.json;
     let cases = run(&session, &spec, &mut |c| {
         if json {
@@ -47,8 +47,8 @@ pub fn check(args: CheckArgs) -> Result<()> {
     });
     let failed = cases.iter().filter(|c| !c.passed).count();
     if failed > 0 {
-        bail!("{failed} of {} cases FAILED on {}", cases.len(), session.device.describe());
+        bail!("{failed} of {} cases FAILED on {}", cases.len(), session.device().describe());
     }
-    eprintln!("check: all {} cases passed on {}", cases.len(), session.device.describe());
+    eprintln!("check: all {} cases passed on {}", cases.len(), session.device().describe());
     Ok(())
 }

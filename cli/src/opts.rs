@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use srgfn::cache::ProgramCache;
+use srgfn::ProgramCache;
 use srgfn::{select_device, FftOptions, Session};
 use srgfn_gen::emit::{variants_for, MulForm, Variant};
 use srgfn_gen::rules::Radix;
@@ -24,7 +24,7 @@ pub struct DeviceOpts {
 impl DeviceOpts {
     pub fn session(&self) -> Result<Session> {
         let cache = if self.no_cache { ProgramCache::disabled() } else { ProgramCache::from_env()? };
-        Session::on(select_device(self.device.as_deref())?, cache)
+        Ok(Session::on(select_device(self.device.as_deref())?, cache)?)
     }
 }
 

@@ -62,14 +62,14 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
     let n = len.next_power_of_two().max(2);
     prime.check_log_size(n.trailing_zeros()).with_context(|| format!("the product has {len} coefficients, so N = {n}"))?;
     let fft = Fft::with_options(&session, &prime, options)?;
-    let device = fft.session().device.describe();
+    let device = fft.session().device().describe();
     {
         let _step = Step::spinner(format!("preparing kernels for N = 2^{}", n.trailing_zeros()), false);
         fft.prepare(n)?;
     }
     phases.mark("kernels");
     let c = {
-        let msg = format!("product of {la} × {lb} coefficients (N = 2^{}) on {}", n.trailing_zeros(), fft.session().device.name.trim());
+        let msg = format!("product of {la} × {lb} coefficients (N = 2^{}) on {}", n.trailing_zeros(), fft.session().device().name.trim());
         let _step = Step::spinner(msg, n * k >= 1 << 20);
         product(&fft, &a, &b)?
     };

@@ -92,6 +92,6 @@ fn write_json(path: &Path, value: &Value) -> Result<()> {
         print!("{text}");
         Ok(())
     } else {
-        write_atomic(path, text.as_bytes())
+        Ok(write_atomic(path, text.as_bytes())?)
     }
 }

@@ -138,11 +138,11 @@ pub fn write_elements(path: Option<&Path>, elems: &Elements, format: Format, fie
     let name = path.map_or("standard output".to_string(), |p| p.display().to_string());
     let step = Step::start(format!("writing {name}"), n as u64, Unit::Items, n * field.k() >= LONG_WORDS);
     match (format, elems) {
-        (Format::Text, _) => write_text(path, &elems.values(field)?, &step.counter()),
-        (Format::Bin, Elements::Words(w)) => write_bin(path, w, &step.counter()),
+        (Format::Text, _) => Ok(write_text(path, &elems.values(field)?, &step.counter())?),
+        (Format::Bin, Elements::Words(w)) => Ok(write_bin(path, w, &step.counter())?),
         (Format::Bin, Elements::Values(v)) => {
             let words: Vec<u64> = v.par_iter().map(|x| field.from_biguint(x)).collect::<Result<Vec<_>, _>>()?.concat();
-            write_bin(path, &words, &step.counter())
+            Ok(write_bin(path, &words, &step.counter())?)
         }
     }
 }
@@ -191,7 +191,7 @@ pub fn read_while_opening<T>(dev: &DeviceOpts, read: impl FnOnce() -> Result<T>)
 
 /// Whether a transform of `words` digit words can take seconds on the device.
 fn is_long(fft: &Fft, words: usize) -> bool {
-    words >= if fft.session().device.is_gpu() { LONG_WORDS << 4 } else { LONG_WORDS / 16 }
+    words >= if fft.session().device().is_gpu() { LONG_WORDS << 4 } else { LONG_WORDS / 16 }
 }
 
 /// `srgfn random`: uniform random elements below p (reproducible by seed).
@@ -294,7 +294,7 @@ pub fn fft(args: FftArgs) -> Result<()> {
     plan.finish()?;
     phases.mark("upload");
     {
-        let _step = Step::spinner(format!("{direction} FFT of N = 2^{} on {}", n.trailing_zeros(), fft.session().device.name.trim()), long);
+        let _step = Step::spinner(format!("{direction} FFT of N = 2^{} on {}", n.trailing_zeros(), fft.session().device().name.trim()), long);
         if args.inverse {
             plan.inverse(&mut v)?;
         } else {
@@ -312,7 +312,7 @@ pub fn fft(args: FftArgs) -> Result<()> {
         let omega = prime.root_of_unity(n.trailing_zeros())?;
         check_transform(&input.values(&field)?, &omega, args.inverse, prime.modulus(), |j| output.value(j, &field))
     })?;
-    let device = fft.session().device.describe();
+    let device = fft.session().device().describe();
     let fields = json!({
         "command": "fft",
         "direction": direction,

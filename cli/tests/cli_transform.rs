@@ -267,7 +267,7 @@ fn polymul_labels_every_number_and_reports_json() {
 fn folders_and_unavailable_variants_are_named_in_cli_terms() {
     let dir = std::env::temp_dir();
     let o = srgfn(&["fft", "--prime", P, "--input", dir.to_str().unwrap()]);
-    assert!(stderr(&o).contains(&format!("cannot read {}: it is a folder", dir.display())), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("error: {}: it is a folder, not a file", dir.display())), "{}", stderr(&o));
     let o = srgfn(&["polymul", "--prime", P, dir.to_str().unwrap(), dir.to_str().unwrap()]);
     assert!(stderr(&o).contains("it is a folder"), "{}", stderr(&o));
     let o = srgfn(&["fft", "--prime", "(2^62+2^56)^32+1", "--random", "64", "--variant", "local"]);

@@ -36,7 +36,7 @@ fn world() -> &'static World {
     static W: OnceLock<World> = OnceLock::new();
     W.get_or_init(|| {
         let first = Session::open(None).expect("an OpenCL device");
-        let second = Session::on(first.device.clone(), first.cache.clone()).expect("a second context");
+        let second = Session::on(first.device().clone(), first.cache().clone()).expect("a second context");
         let primes = PRIMES.iter().map(|e| Prime::parse(e).expect("a prime")).collect();
         World { sessions: [first, second], primes, ffts: Mutex::default() }
     })
@@ -115,11 +115,12 @@ struct LiveVec {
     want: Vec<Digits>,
 }
 
-/// A foreign vector must be refused, with an error about the vector.
-fn refused<T>(r: anyhow::Result<T>, what: &str) {
+/// A foreign vector must be refused as a misuse, with an error about the vector.
+fn refused<T>(r: srgfn::Result<T>, what: &str) {
     match r {
         Ok(_) => panic!("{what}: a vector of another plan was accepted"),
-        Err(e) => assert!(format!("{e:#}").contains("device vector"), "{what}: {e:#}"),
+        Err(e @ srgfn::Error::Misuse(_)) => assert!(e.to_string().contains("device vector"), "{what}: {e}"),
+        Err(e) => panic!("{what}: refused, but not as a misuse: {e}"),
     }
 }
 

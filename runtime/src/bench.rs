@@ -2,7 +2,6 @@
 //! profiling events, beside a roofline measured in the same run (copy
 //! bandwidth, 64-bit multiply-add rate) and the "no trick" baseline.
 
-use anyhow::Result;
 use ocl::{Buffer, Kernel};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -10,6 +9,7 @@ use srgfn_gen::plan::PlanShape;
 use srgfn_gen::unroll::Program;
 use srgfn_gen::{Digits, Prime};
 
+use crate::error::{DeviceContext as _, Result};
 use crate::fft::Fft;
 use crate::session::Session;
 
@@ -68,7 +68,7 @@ fn median_launch_ms(kernel: &Kernel, warmup: usize, runs: usize) -> Result<f64> 
     for i in 0..warmup + runs {
         let mut ev = ocl::Event::empty();
         // SAFETY: the micro-kernels' arguments are all set at build time.
-        unsafe { kernel.cmd().enew(&mut ev).enq()? };
+        unsafe { kernel.cmd().enew(&mut ev).enq() }.or_device(|| "cannot enqueue a roofline kernel".into())?;
         let (span, _) = crate::kernels::event_span(std::slice::from_ref(&ev))?;
         if i >= warmup {
             times.push(span as f64 / 1e6);
@@ -89,13 +89,22 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
     let dev = &session.device;
     let bytes = (512u64 << 20).min(dev.global_mem_bytes / 8).min(dev.max_alloc_bytes.max(1 << 20)).max(1 << 20);
     let n2 = (bytes / 16) as usize;
-    let x = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).fill_val(7u64).build()?;
-    let y = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).build()?;
-    let copy = Kernel::builder().program(&program).name("copy16").queue(q.clone()).global_work_size(n2).arg(&x).arg(&y).build()?;
+    let alloc = || format!("cannot allocate the roofline's {} MiB buffers", bytes >> 20);
+    let x = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).fill_val(7u64).build().or_device(alloc)?;
+    let y = Buffer::<u64>::builder().queue(q.clone()).len(2 * n2).build().or_device(alloc)?;
+    let copy = Kernel::builder()
+        .program(&program)
+        .name("copy16")
+        .queue(q.clone())
+        .global_work_size(n2)
+        .arg(&x)
+        .arg(&y)
+        .build()
+        .or_device(|| "cannot set up copy16".into())?;
     let copy_gbs = 2.0 * (n2 * 16) as f64 / (median_launch_ms(&copy, 3, 10)? * 1e-3) / 1e9;
     let items = (dev.compute_units.max(1) as usize) * 2048;
     let iters = 4096u32;
-    let out = Buffer::<u64>::builder().queue(q.clone()).len(items).build()?;
+    let out = Buffer::<u64>::builder().queue(q.clone()).len(items).build().or_device(alloc)?;
     let rate = |name: &str, ops_per_iter: f64, extra: &[u64]| -> Result<f64> {
         let mut b = Kernel::builder();
         b.program(&program).name(name).queue(q.clone()).global_work_size(items).arg(&out);
@@ -103,7 +112,7 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
             b.arg(v);
         }
         b.arg(iters);
-        let kern = b.build()?;
+        let kern = b.build().or_device(|| format!("cannot set up {name}"))?;
         Ok(ops_per_iter * items as f64 * iters as f64 / (median_launch_ms(&kern, 2, 6)? * 1e-3) / 1e9)
     };
     let mul_gops = rate("madd", 8.0, &[0x9e37_79b9_7f4a_7c15, 0xd1b5_4a32_d192_ed03])?;
@@ -159,31 +168,43 @@ pub fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> (f6
 /// One benchmark result.
 #[derive(Clone, Debug, Serialize)]
 pub struct Record {
+    /// The prime.
     pub prime: String,
+    /// Its k.
     pub k: usize,
+    /// The transform size N.
     pub n: usize,
+    /// log2 N.
     pub log_n: u32,
     /// "srgfn-r2-local-limb22", "srgfn-r4-workgroup-wide64", "baseline-notrick", …
     pub variant: String,
     /// f_mul's form ("wide64" or "limb22"; "" for the small-prime baseline).
     pub mul: String,
+    /// Median time of the timed runs.
     pub median_ms: f64,
+    /// Fastest run.
     pub min_ms: f64,
+    /// Slowest run.
     pub max_ms: f64,
+    /// Timed runs (after 3 warm-up runs).
     pub reps: usize,
     /// Sum of kernel times (the median run), to show launch gaps.
     pub busy_ms: f64,
     /// Each kernel's time in the median run, in launch order (passes).
     pub kernel_ms: Vec<f64>,
+    /// Bytes read and written from device memory by the kernels (the memory model).
     pub bytes: u64,
-    /// 64-bit multiplies and adds of the operation model.
+    /// 64-bit multiplies of the operation model.
     pub muls: f64,
+    /// 64-bit adds, compares and selects of the operation model.
     pub adds: f64,
+    /// `bytes` per second of the median run / 1e9.
     pub gbs: f64,
     /// (multiplies + adds) per second / 1e9.
     pub gops: f64,
     /// max(bytes / copy bandwidth, multiplies / multiply rate + adds / add rate).
     pub roofline_ms: f64,
+    /// 100 · roofline_ms / median_ms (above 100: the model over-counts).
     pub pct_roofline: f64,
     /// General twiddle products (f_mul) of the transform.
     pub twiddle_products: f64,
@@ -206,7 +227,7 @@ fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Resul
     for _ in 0..3 {
         f()?;
     }
-    fft.session().queue.finish()?;
+    fft.session().queue.finish().or_device(|| "the device queue failed".into())?;
     let mut runs = Vec::with_capacity(reps);
     for _ in 0..reps {
         fft.kernels().start_recording();
@@ -267,8 +288,8 @@ pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: 
     let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
     let t = time_runs(fft, reps, || plan.forward(&mut v))?;
     let shape = plan.shape().clone();
-    let mul = fft.kernels().mul.name();
-    let ptx = if fft.kernels().opts.ptx { "-ptx" } else { "" };
+    let mul = fft.mul().name();
+    let ptx = if fft.kernels().options().ptx { "-ptx" } else { "" };
     let variant = format!("srgfn-r{}-{}-{mul}{ptx}", radix.number(), fft.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
     rec.twiddle_products = twiddle_products(&shape);
@@ -304,7 +325,7 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     let bytes = log_n as u64 * (2 * data_bytes + data_bytes / 2);
     let per_bf = add2(add2((0.0, 0.0), model::add(k), 2.0), model::mul(k), 1.0);
     let ops = (log_n as f64 * (n as f64 / 2.0) * per_bf.0, log_n as f64 * (n as f64 / 2.0) * per_bf.1);
-    Ok(record(&prime, n, "baseline-notrick".into(), fft.kernels().mul.name(), t, reps, bytes, ops, roof))
+    Ok(record(&prime, n, "baseline-notrick".into(), fft.mul().name(), t, reps, bytes, ops, roof))
 }
 
 /// Times the "small primes" baseline of the thesis (ch. 7): s = 2k NTTs of
@@ -320,7 +341,7 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     let s = 2 * prime.k();
     let mut sp = crate::smallprime::SmallPrimeFft::new(session, s, n)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    let residues: Vec<u32> = sp.primes.q.iter().flat_map(|&q| (0..n).map(|_| rng.gen_range(0..q)).collect::<Vec<_>>()).collect();
+    let residues: Vec<u32> = sp.primes().q.iter().flat_map(|&q| (0..n).map(|_| rng.gen_range(0..q)).collect::<Vec<_>>()).collect();
     sp.upload(&residues)?;
     // per run: (NTT span, recombination, total span) and each kernel's time, in ns
     let mut run = || -> Result<([u64; 3], Vec<u64>)> {
@@ -334,7 +355,7 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
         run()?;
     }
     let runs: Vec<([u64; 3], Vec<u64>)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
-    let passes = sp.plan.passes.len();
+    let passes = sp.plan().passes.len();
     let ms = |ns: u64| ns as f64 / 1e6;
     // the median run of measure `which`, with min, max and busy time of `kernels`
     let times = |which: usize, kernels: std::ops::Range<usize>| -> Times {

@@ -9,13 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context as _, Result};
 use sha2::{Digest, Sha256};
 
 use crate::device::DeviceEntry;
+use crate::error::{Error, Result};
 
 const MAGIC: &[u8] = b"srgfn-program-binary v1\n";
 
+/// Where a [`crate::Session`] stores and finds compiled program binaries:
+/// a private folder, or nowhere ([`ProgramCache::disabled`]).
 #[derive(Clone, Debug)]
 pub struct ProgramCache {
     dir: Option<PathBuf>,
@@ -33,7 +35,8 @@ impl ProgramCache {
         ProgramCache { dir: None, pocl_binaries: false }
     }
 
-    /// `SRGFN_CACHE_DIR`, else the per-user cache folder (`~/.cache/srgfn`).
+    /// `SRGFN_CACHE_DIR`, else the per-user cache folder (`~/.cache/srgfn`);
+    /// refused as in [`ProgramCache::at`].
     pub fn from_env() -> Result<Self> {
         let dir = match std::env::var_os("SRGFN_CACHE_DIR").filter(|s| !s.is_empty()) {
             Some(d) => PathBuf::from(d),
@@ -45,21 +48,24 @@ impl ProgramCache {
         Self::at(&dir)
     }
 
-    /// A cache in `dir` (created with mode 0700 when missing).
+    /// A cache in `dir` (created with mode 0700 when missing).  A folder owned
+    /// by another user or writable by group or others is refused
+    /// ([`Error::InvalidOption`]): a compiled binary is code that runs on the device.
     pub fn at(dir: &Path) -> Result<Self> {
         if !dir.exists() {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the program cache {}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("cannot create the program cache {}", dir.display()), e))?;
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-                    .with_context(|| format!("cannot restrict the program cache {}", dir.display()))?;
+                    .map_err(|e| Error::io(format!("cannot restrict the program cache {}", dir.display()), e))?;
             }
         }
         check_safe(dir)?;
         Ok(ProgramCache { dir: Some(dir.to_path_buf()), pocl_binaries: false })
     }
 
+    /// The cache folder (None when disabled).
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
@@ -79,7 +85,7 @@ impl ProgramCache {
     }
 
     /// Cache key of a source built on a device.
-    pub fn key(device: &DeviceEntry, options: &str, source: &str) -> String {
+    pub(crate) fn key(device: &DeviceEntry, options: &str, source: &str) -> String {
         let mut h = Sha256::new();
         for part in [
             srgfn_gen::emit::GENERATOR_VERSION,
@@ -100,7 +106,7 @@ impl ProgramCache {
     }
 
     /// The verified binary of `key`, or None (a corrupt entry is removed).
-    pub fn load(&self, key: &str) -> Option<Vec<u8>> {
+    pub(crate) fn load(&self, key: &str) -> Option<Vec<u8>> {
         let path = self.path(key)?;
         let data = std::fs::read(&path).ok()?;
         match parse_entry(&data, key) {
@@ -113,7 +119,7 @@ impl ProgramCache {
     }
 
     /// Stores a binary atomically; failures only lose the cache entry.
-    pub fn store(&self, key: &str, binary: &[u8]) {
+    pub(crate) fn store(&self, key: &str, binary: &[u8]) {
         let Some(path) = self.path(key) else { return };
         let mut data = MAGIC.to_vec();
         data.extend_from_slice(format!("{key}\n{}\n", hex(&Sha256::digest(binary))).as_bytes());
@@ -140,25 +146,25 @@ fn parse_entry<'a>(data: &'a [u8], key: &str) -> Option<&'a [u8]> {
 #[cfg(unix)]
 fn check_safe(dir: &Path) -> Result<()> {
     use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(dir).with_context(|| format!("cannot read the program cache {}", dir.display()))?;
+    let meta = std::fs::metadata(dir).map_err(|e| Error::io(format!("cannot read the program cache {}", dir.display()), e))?;
     if !meta.is_dir() {
-        bail!("program cache {} is not a folder", dir.display());
+        return Err(Error::option(format!("program cache {} is not a folder", dir.display())));
     }
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     if meta.uid() != uid {
-        bail!(
+        return Err(Error::option(format!(
             "refusing program cache {}: it is owned by uid {}, not by you (uid {uid}); compiled binaries run on the device. Set SRGFN_CACHE_DIR to a folder of your own or pass --no-cache",
             dir.display(),
             meta.uid()
-        );
+        )));
     }
     if meta.mode() & 0o022 != 0 {
-        bail!(
+        return Err(Error::option(format!(
             "refusing program cache {}: it is writable by group or others (mode {:o}); compiled binaries run on the device. Run chmod 700 on it or pass --no-cache",
             dir.display(),
             meta.mode() & 0o777
-        );
+        )));
     }
     Ok(())
 }
@@ -166,4 +172,29 @@ fn check_safe(dir: &Path) -> Result<()> {
 #[cfg(not(unix))]
 fn check_safe(_dir: &Path) -> Result<()> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: &str, binary: &[u8]) -> Vec<u8> {
+        let mut data = MAGIC.to_vec();
+        data.extend_from_slice(format!("{key}\n{}\n", hex(&Sha256::digest(binary))).as_bytes());
+        data.extend_from_slice(binary);
+        data
+    }
+
+    #[test]
+    fn only_an_intact_entry_of_its_key_is_trusted() {
+        let data = entry("k1", b"binary");
+        assert_eq!(parse_entry(&data, "k1"), Some(&b"binary"[..]));
+        assert_eq!(parse_entry(&data, "k2"), None, "another key");
+        let mut flipped = data.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(parse_entry(&flipped, "k1"), None, "a changed binary");
+        assert_eq!(parse_entry(&data[..data.len() - 1], "k1"), None, "a truncated binary");
+        assert_eq!(parse_entry(&entry("k1", b""), "k1"), None, "an empty binary");
+        assert_eq!(parse_entry(&data[1..], "k1"), None, "no magic line");
+    }
 }

@@ -13,7 +13,6 @@
 //! Inputs are the representation's edge values followed by random elements.
 //! Every case is one [`Case`]; a failed case says how many outputs differ.
 
-use anyhow::Result;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use srgfn_gen::emit::{variants_for, KernelOptions, MulForm};
@@ -21,6 +20,7 @@ use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
+use crate::error::Result;
 use crate::fft::{Fft, FftOptions};
 use crate::kernels::{default_ptx, FieldKernels};
 use crate::layout::{from_digit_major, to_digit_major};
@@ -29,18 +29,22 @@ use crate::session::Session;
 /// One checked case.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Case {
+    /// The prime checked.
     pub prime: String,
     /// e.g. "r2 local forward+inverse N=2^12".
     pub name: String,
+    /// Whether the device agreed with the host on every output.
     pub passed: bool,
-    /// What was compared, or what differed.
+    /// What was compared, or what differed (or the error).
     pub detail: String,
+    /// Wall time of the case.
     pub ms: f64,
 }
 
 /// What to check.
 #[derive(Clone, Debug)]
 pub struct CheckSpec {
+    /// The primes, each checked in full.
     pub primes: Vec<Prime>,
     /// f_mul forms whose field operations are checked (the transforms use the first).
     pub muls: Vec<MulForm>,
@@ -101,7 +105,7 @@ fn case(prime: &Prime, name: String, report: &mut dyn FnMut(&Case), f: impl FnOn
     let t = std::time::Instant::now();
     let (passed, detail) = match f() {
         Ok(r) => r,
-        Err(e) => (false, format!("error: {e:#}")),
+        Err(e) => (false, format!("error: {e}")),
     };
     let c = Case { prime: prime.to_string(), name, passed, detail, ms: t.elapsed().as_secs_f64() * 1e3 };
     report(&c);
@@ -116,7 +120,7 @@ pub fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool
 }
 
 /// [`field_ops`] on kernels already emitted.
-pub fn field_ops_of(fk: &FieldKernels, prime: &Prime) -> Result<(bool, String)> {
+pub(crate) fn field_ops_of(fk: &FieldKernels, prime: &Prime) -> Result<(bool, String)> {
     let f = Field::new(prime);
     let k = prime.k();
     let edges = f.edge_values();

@@ -4,39 +4,54 @@
 //! platform, else the first CPU device (PoCL, the embedded default), else the
 //! first device.  `--device INDEX|SUBSTRING` or `SRGFN_DEVICE` override it.
 
-use anyhow::{anyhow, bail, Context as _, Result};
 use ocl::enums::{DeviceInfo, DeviceInfoResult, PlatformInfo};
 use ocl::flags::DeviceType;
 use ocl::{Device, Platform};
 use serde::Serialize;
 
-/// How to install an OpenCL implementation when none is found.
-pub const INSTALL_HINT: &str =
-    "install an OpenCL implementation, e.g. PoCL on the CPU: apt-get install -y pocl-opencl-icd ocl-icd-opencl-dev";
+use crate::error::{Error, Result};
 
-/// One device of one platform, with what `srgfn devices` prints.
+/// One device of one platform, as [`list_devices`] found it (what `srgfn
+/// devices` prints).  Made only by discovery; its description fields are
+/// public data (the memory checks read them).
 #[derive(Clone, Debug, Serialize)]
 pub struct DeviceEntry {
+    /// Position in [`list_devices`], counted across platforms.
     pub index: usize,
+    /// The platform's name, e.g. "NVIDIA CUDA" or "Portable Computing Language".
     pub platform: String,
+    /// The device's name.
     pub name: String,
+    /// The device's vendor.
     pub vendor: String,
+    /// The driver's version (part of every program cache key).
     pub driver_version: String,
+    /// "GPU", "CPU", "accelerator" or "other".
     pub kind: String,
+    /// Global memory in bytes (0 when the driver does not say).
     pub global_mem_bytes: u64,
+    /// Local (work-group) memory in bytes.
     pub local_mem_bytes: u64,
+    /// Largest single buffer in bytes (0 when the driver does not say).
     pub max_alloc_bytes: u64,
+    /// Compute units.
     pub compute_units: u32,
+    /// Largest work-group size.
     pub max_work_group_size: usize,
     #[serde(skip)]
-    pub ocl_platform: Platform,
+    pub(crate) ocl_platform: Platform,
     #[serde(skip)]
-    pub ocl_device: Device,
+    pub(crate) ocl_device: Device,
 }
 
 impl DeviceEntry {
+    /// A GPU (the default device when there is one).
     pub fn is_gpu(&self) -> bool {
         self.kind == "GPU"
+    }
+    /// A CPU device, whose buffers are host memory.
+    pub fn is_cpu(&self) -> bool {
+        self.kind == "CPU"
     }
     /// NVIDIA's OpenCL platform, whose compiler accepts inline PTX.
     pub fn is_nvidia(&self) -> bool {
@@ -63,14 +78,15 @@ fn info_u64(d: &Device, what: DeviceInfo) -> u64 {
 
 /// Every device of every platform, numbered across platforms.  Discovery runs
 /// once per process (some drivers misbehave when it runs on several threads).
+/// [`Error::NoDevice`] when there is no platform or no device.
 pub fn list_devices() -> Result<Vec<DeviceEntry>> {
     static DEVICES: std::sync::OnceLock<std::result::Result<Vec<DeviceEntry>, String>> = std::sync::OnceLock::new();
-    DEVICES.get_or_init(|| discover().map_err(|e| format!("{e:#}"))).clone().map_err(|e| anyhow!(e))
+    DEVICES.get_or_init(discover).clone().map_err(|reason| Error::NoDevice { reason })
 }
 
-fn discover() -> Result<Vec<DeviceEntry>> {
-    let platforms = ocl::core::get_platform_ids()
-        .map_err(|e| anyhow!("no OpenCL platform found ({e}); {INSTALL_HINT}"))?;
+/// The devices, or why there are none.
+fn discover() -> std::result::Result<Vec<DeviceEntry>, String> {
+    let platforms = ocl::core::get_platform_ids().map_err(|e| format!("no OpenCL platform found ({e})"))?;
     let mut out = Vec::new();
     for pid in platforms {
         let platform = Platform::new(pid);
@@ -107,13 +123,14 @@ fn discover() -> Result<Vec<DeviceEntry>> {
         }
     }
     if out.is_empty() {
-        bail!("no OpenCL device found; {INSTALL_HINT}");
+        return Err("no OpenCL device found".into());
     }
     Ok(out)
 }
 
 /// Picks a device: `spec` (or `SRGFN_DEVICE`) as an index or a name substring,
 /// else the first GPU, else the first CPU device, else the first device.
+/// [`Error::InvalidOption`] when `spec` matches no device.
 pub fn select_device(spec: Option<&str>) -> Result<DeviceEntry> {
     let devices = list_devices()?;
     let env = std::env::var("SRGFN_DEVICE").ok().filter(|s| !s.trim().is_empty());
@@ -121,10 +138,9 @@ pub fn select_device(spec: Option<&str>) -> Result<DeviceEntry> {
     if let Some(spec) = spec {
         let spec = spec.trim();
         if let Ok(i) = spec.parse::<usize>() {
-            return devices
-                .get(i)
-                .cloned()
-                .with_context(|| format!("device index {i} does not exist: there are {} devices (see `srgfn devices`)", devices.len()));
+            return devices.get(i).cloned().ok_or_else(|| {
+                Error::option(format!("device index {i} does not exist: there are {} devices (see `srgfn devices`)", devices.len()))
+            });
         }
         let needle = spec.to_lowercase();
         return devices
@@ -135,12 +151,12 @@ pub fn select_device(spec: Option<&str>) -> Result<DeviceEntry> {
                     || d.vendor.to_lowercase().contains(&needle)
             })
             .cloned()
-            .with_context(|| format!("no device matches '{spec}' (see `srgfn devices`)"));
+            .ok_or_else(|| Error::option(format!("no device matches '{spec}' (see `srgfn devices`)")));
     }
     let pick = devices
         .iter()
         .find(|d| d.is_gpu())
-        .or_else(|| devices.iter().find(|d| d.kind == "CPU"))
+        .or_else(|| devices.iter().find(|d| d.is_cpu()))
         .unwrap_or(&devices[0]);
     Ok(pick.clone())
 }

@@ -11,6 +11,7 @@
 #[cfg(feature = "faults")]
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// A kind of operation a fault can be injected into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// A program build fails (as with a driver compiler error).
@@ -23,6 +24,7 @@ pub enum Fault {
     Read,
 }
 
+/// The armed faults of a session, by kind (see [`crate::Session::faults`]).
 #[derive(Debug, Default)]
 pub struct Faults {
     #[cfg(feature = "faults")]
@@ -44,7 +46,7 @@ impl Faults {
     /// Consumes one armed fault of kind `f`; true when the operation must fail
     /// (never without the `faults` feature).
     #[inline]
-    pub fn hit(&self, f: Fault) -> bool {
+    pub(crate) fn hit(&self, f: Fault) -> bool {
         #[cfg(feature = "faults")]
         {
             self.slot(f).fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
@@ -56,8 +58,8 @@ impl Faults {
         }
     }
 
-    /// An error for an injected fault.
-    pub fn error(f: Fault, what: &str) -> anyhow::Error {
-        anyhow::anyhow!("{what} failed (injected fault: {f:?})")
+    /// The [`crate::Error::Device`] of an injected fault.
+    pub(crate) fn error(f: Fault, what: &str) -> crate::Error {
+        crate::Error::device(format!("{what} failed (injected fault: {f:?})"))
     }
 }

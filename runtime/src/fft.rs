@@ -14,26 +14,28 @@
 //! plan.forward(&mut v)?;                                // X_j = Σ x_i ω^{ij}
 //! plan.inverse(&mut v)?;                                // back to x
 //! assert_eq!(plan.download(&v)?, x);
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use anyhow::{bail, Context as _, Result};
 use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
 use srgfn_gen::emit::{self, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
-use srgfn_gen::{Digits, Field, Prime};
+use srgfn_gen::{Digits, Field, FieldError, Prime};
 
+use crate::error::{DeviceContext as _, Error, Misuse, Result};
 use crate::kernels::FieldKernels;
 use crate::memory::{self, Need};
 use crate::session::Session;
 
-/// The kernels of one prime on one device; cheap to clone (shared).
+/// Transforms and products over one prime on one device: the prime's
+/// kernels (emitted, and built on first use) and the options they were
+/// emitted with.  Cheap to clone (shared); make [`Plan`]s from it.
 #[derive(Clone)]
 pub struct Fft {
     kernels: Arc<FieldKernels>,
@@ -53,10 +55,15 @@ pub struct FftOptions {
 }
 
 impl Fft {
+    /// The kernels of `prime` on `session` with the default options (see
+    /// [`FftOptions`]); nothing is compiled yet.  [`Error::Generator`] for a
+    /// prime the generator has no kernels for (k > 128).
     pub fn new(session: &Session, prime: &Prime) -> Result<Fft> {
         Self::with_options(session, prime, FftOptions::default())
     }
 
+    /// Like [`Fft::new`] with chosen options; [`Error::InvalidOption`] for a
+    /// variant the prime has no kernels for (the message lists those it has).
     pub fn with_options(session: &Session, prime: &Prime, opts: FftOptions) -> Result<Fft> {
         let radix = opts.radix.unwrap_or(Radix::R2);
         let mul = match opts.mul {
@@ -67,25 +74,38 @@ impl Fft {
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {
-            bail!("variant {variant:?} is not emitted for k = {} (available: {variants:?})", prime.k());
+            return Err(Error::option(format!("variant {variant:?} is not emitted for k = {} (available: {variants:?})", prime.k())));
         }
         Ok(Fft { kernels: Arc::new(kernels), field: Arc::new(Field::new(prime)), variant })
     }
 
+    /// The prime.
     pub fn prime(&self) -> &Prime {
-        &self.kernels.prime
+        self.kernels.prime()
     }
+    /// The host arithmetic of the prime (the specification the kernels match).
     pub fn field(&self) -> &Field {
         &self.field
     }
+    /// The session the kernels run on.
     pub fn session(&self) -> &Session {
-        &self.kernels.session
+        self.kernels.session()
     }
-    pub fn kernels(&self) -> &FieldKernels {
+    /// The kernels (crate internals and benchmarks).
+    pub(crate) fn kernels(&self) -> &FieldKernels {
         &self.kernels
     }
+    /// The base-case variant the transforms use.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+    /// The radix of the base-case expansion.
+    pub fn radix(&self) -> Radix {
+        self.kernels.radix()
+    }
+    /// How f_mul forms its digit products.
+    pub fn mul(&self) -> MulForm {
+        self.kernels.mul()
     }
 
     /// Compiles (or loads from the cache) every kernel a transform of size n needs.
@@ -94,16 +114,27 @@ impl Fft {
         self.kernels.prepare(self.variant, &shape.radices())
     }
 
-    /// A plan for `batch` vectors of size `n` (a power of two allowed by the prime).
+    /// A plan for `batch` vectors of size `n` (a power of two allowed by the
+    /// prime), its device memory checked before it is allocated.
+    /// [`Error::UnsupportedSize`] for such an N or a batch of 0,
+    /// [`Error::OutOfMemory`] when it does not fit.
     pub fn plan(&self, n: usize, batch: usize) -> Result<Plan> {
         if !n.is_power_of_two() {
-            bail!("N = {n} is not a power of two");
+            return Err(Error::size(self.max_n(), format!("N = {n} is not a power of two")));
         }
         Plan::new(self.clone(), n.trailing_zeros(), batch)
     }
 
-    /// Product of two polynomials mod p (coefficients lowest degree first).
-    /// The values are converted to and from base r on the device.
+    /// The largest N of the prime, 2^e with 2^e the largest power of two dividing p − 1.
+    fn max_n(&self) -> Option<BigUint> {
+        Some(BigUint::from(1u32) << self.prime().two_adicity())
+    }
+
+    /// Product of two polynomials mod p (coefficients lowest degree first,
+    /// each below p): the la + lb − 1 coefficients.  The values are converted
+    /// to and from base r on the device.  [`Error::InvalidInput`] for an empty
+    /// factor or a value ≥ p; [`Error::UnsupportedSize`] or
+    /// [`Error::OutOfMemory`] when the product is too long for the prime or device.
     pub fn poly_mul(&self, a: &[BigUint], b: &[BigUint]) -> Result<Vec<BigUint>> {
         self.product(a.len(), b.len(), |plan, first| plan.upload_padded(if first { a } else { b }), |plan, v, len| plan.download_prefix(v, len))
     }
@@ -115,7 +146,7 @@ impl Fft {
     pub fn poly_mul_digits(&self, a: &[u64], b: &[u64]) -> Result<Vec<u64>> {
         let k = self.prime().k();
         if !a.len().is_multiple_of(k) || !b.len().is_multiple_of(k) {
-            bail!("digit vectors of {} and {} words are not whole elements of k = {k} digits", a.len(), b.len());
+            return Err(Error::input(format!("digit vectors of {} and {} words are not whole elements of k = {k} digits", a.len(), b.len())));
         }
         let (la, lb) = (a.len() / k, b.len() / k);
         self.product(la, lb, |plan, first| plan.upload_digit_words(if first { a } else { b }), |plan, v, len| plan.download_digit_words(v, len))
@@ -132,10 +163,16 @@ impl Fft {
         download: impl FnOnce(&mut Plan, &DeviceVec, usize) -> Result<T>,
     ) -> Result<T> {
         if la == 0 || lb == 0 {
-            bail!("polynomial product of an empty polynomial: give at least one coefficient each");
+            return Err(Error::input("polynomial product of an empty polynomial: give at least one coefficient each"));
         }
         let len = la + lb - 1;
-        let n = len.next_power_of_two().max(2);
+        let n = len.checked_next_power_of_two().unwrap_or(0).max(2);
+        if n < len || n.trailing_zeros() > self.prime().two_adicity() {
+            return Err(Error::size(
+                self.max_n(),
+                format!("a product of {la} × {lb} coefficients needs N ≥ {len}, beyond the largest N of {}: 2^{}", self.prime(), self.prime().two_adicity()),
+            ));
+        }
         // two data vectors besides the plan's scratch and table
         let need = memory::plan_need(self.prime(), n as u128, 1, 2);
         memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.session().device), "")?;
@@ -144,7 +181,7 @@ impl Fft {
             trace_phase(&format!("poly_mul {name}"), t);
             t = std::time::Instant::now();
         };
-        let mut plan = self.plan(n, 1).context("the product is too long for this prime or device")?;
+        let mut plan = self.plan(n, 1)?;
         phase("plan (twiddle table)");
         let mut va = upload(&mut plan, true)?;
         let mut vb = upload(&mut plan, false)?;
@@ -165,7 +202,8 @@ impl Fft {
 
 /// Elements resident on the device in the digit-major layout.  A vector
 /// belongs to the plan that made it: every operation checks its prime, N,
-/// batch, OpenCL context and plan, and refuses a vector made for another.
+/// batch, OpenCL context and plan, and refuses a vector made for another
+/// ([`Error::Misuse`]).  Dropping it frees the device memory.
 pub struct DeviceVec {
     /// N · batch · k words (invariant, checked on every use).
     buf: Buffer<u64>,
@@ -191,6 +229,7 @@ impl DeviceVec {
     pub fn len(&self) -> usize {
         self.owner.n * self.owner.batch
     }
+    /// Never true (a plan has N ≥ 2 and batch ≥ 1); for symmetry with [`DeviceVec::len`].
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -206,8 +245,10 @@ impl DeviceVec {
     pub fn plan_id(&self) -> u64 {
         self.owner.plan
     }
-    pub fn buffer(&self) -> &Buffer<u64> {
-        &self.buf
+    /// Whether its contents are defined: false after an operation on it
+    /// failed part-way (every later use is then refused).
+    pub fn is_valid(&self) -> bool {
+        self.valid
     }
 }
 
@@ -215,7 +256,10 @@ impl DeviceVec {
 static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A planned transform of size N on `batch` vectors: its launches, one
-/// scratch buffer and the twiddle table, allocated once.
+/// scratch buffer and the twiddle table, allocated once.  It uploads and
+/// downloads [`DeviceVec`]s and transforms them in place; operations are
+/// queued in order on the session's queue (`&mut self`: one thread at a time;
+/// make a plan per thread).
 pub struct Plan {
     fft: Fft,
     shape: PlanShape,
@@ -230,7 +274,7 @@ pub struct Plan {
 impl Plan {
     fn new(fft: Fft, log_n: u32, batch: usize) -> Result<Plan> {
         if batch == 0 {
-            bail!("batch must be at least 1");
+            return Err(Error::size(None, "batch must be at least 1"));
         }
         let prime = fft.prime().clone();
         let shape = PlanShape::new(&prime, log_n, batch)?;
@@ -260,14 +304,21 @@ impl Plan {
         self.owner.plan
     }
 
+    /// The launches of a transform (passes, their radices and twiddles).
     pub fn shape(&self) -> &PlanShape {
         &self.shape
     }
+    /// The transform size N.
     pub fn n(&self) -> usize {
         self.shape.n
     }
+    /// The number of vectors of size N transformed together.
     pub fn batch(&self) -> usize {
         self.shape.batch
+    }
+    /// The [`Fft`] the plan was made from.
+    pub fn fft(&self) -> &Fft {
+        &self.fft
     }
     fn total(&self) -> usize {
         self.shape.n * self.shape.batch
@@ -298,6 +349,7 @@ impl Plan {
     }
 
     /// Uploads N·batch values (< p each, vector after vector).
+    /// [`Error::InvalidInput`] for another count or a value ≥ p (naming the element).
     pub fn upload(&mut self, values: &[BigUint]) -> Result<DeviceVec> {
         self.check_len(values.len())?;
         self.upload_padded(values)
@@ -310,7 +362,7 @@ impl Plan {
     pub fn upload_padded(&mut self, values: &[BigUint]) -> Result<DeviceVec> {
         let total = self.total();
         if values.len() > total {
-            bail!("mismatched sizes: {} values do not fit a plan of {} elements", values.len(), total);
+            return Err(Error::input(format!("mismatched sizes: {} values do not fit a plan of {} elements", values.len(), total)));
         }
         let prime = self.fft.prime().clone();
         let (k, p) = (prime.k(), prime.modulus());
@@ -318,8 +370,7 @@ impl Plan {
         let mut words = vec![0u64; values.len() * k];
         words.par_chunks_mut(k).zip(values.par_iter()).enumerate().try_for_each(|(i, (dst, v))| -> Result<()> {
             if v >= p {
-                return Err(srgfn_gen::FieldError::Value { value: v.to_string(), prime: prime.to_string() })
-                    .with_context(|| format!("element {i}"));
+                return Err(Error::from(FieldError::Value { value: v.to_string(), prime: prime.to_string() }).at_element(i));
             }
             dst.iter_mut().zip(v.iter_u64_digits()).for_each(|(d, w)| *d = w);
             Ok(())
@@ -340,7 +391,7 @@ impl Plan {
         let kernels = &self.fft.kernels;
         kernels.write(&self.scratch, words)?;
         if words.len() < total * k {
-            self.scratch.cmd().offset(words.len()).fill(0, Some(total * k - words.len())).enq().context("cannot clear device memory")?;
+            self.scratch.cmd().offset(words.len()).fill(0, Some(total * k - words.len())).enq().or_device(|| "cannot clear device memory".into())?;
         }
         let buf = kernels.alloc(total * k)?;
         kernels.transpose(&self.scratch, &buf, total as u32, k as u32, 1)?;
@@ -352,10 +403,10 @@ impl Plan {
     pub fn upload_digit_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
         let k = self.fft.prime().k();
         if !words.len().is_multiple_of(k) || words.len() > self.total() * k {
-            bail!("mismatched sizes: {} words are not at most {} elements of k = {k} digits", words.len(), self.total());
+            return Err(Error::input(format!("mismatched sizes: {} words are not at most {} elements of k = {k} digits", words.len(), self.total())));
         }
         let field = &self.fft.field;
-        words.par_chunks(k).enumerate().try_for_each(|(i, e)| field.validate(e).with_context(|| format!("element {i}")))?;
+        words.par_chunks(k).enumerate().try_for_each(|(i, e)| field.validate(e).map_err(|e| Error::from(e).at_element(i)))?;
         self.upload_words(words)
     }
 
@@ -376,7 +427,7 @@ impl Plan {
         self.check_len(elems.len())?;
         let k = self.fft.prime().k();
         if let Some(i) = elems.iter().position(|e| e.len() != k) {
-            return Err(srgfn_gen::FieldError::Length { got: elems[i].len(), k }).with_context(|| format!("element {i}"));
+            return Err(Error::from(FieldError::Length { got: elems[i].len(), k }).at_element(i));
         }
         memory::check_host(&format!("uploading {} elements", elems.len()), memory::element_bytes(k, elems.len() as u128))?;
         self.upload_digit_words(&elems.concat())
@@ -415,7 +466,7 @@ impl Plan {
             .map(|w| {
                 let v = crate::layout::biguint_from_words(w);
                 if &v >= p {
-                    bail!("the device returned a value ≥ p ({v})");
+                    return Err(Error::device(format!("the device returned a value ≥ p ({v})")));
                 }
                 Ok(v)
             })
@@ -429,49 +480,35 @@ impl Plan {
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
         let (mine, its) = (&self.owner, &v.owner);
         if its.session != mine.session {
-            bail!(
-                "this device vector lives in another OpenCL context (session {}) than the plan (session {}): download it with its own plan and upload the values with this one",
-                its.session,
-                mine.session
-            );
+            return Err(Misuse::OtherSession { vector: its.session, plan: mine.session }.into());
         }
         if (&its.prime, its.k) != (&mine.prime, mine.k) {
-            bail!("this device vector holds elements of {} (k = {}) but the plan is for {} (k = {})", its.prime, its.k, mine.prime, mine.k);
+            return Err(Misuse::OtherPrime { vector: its.prime.clone(), vector_k: its.k, plan: mine.prime.clone(), plan_k: mine.k }.into());
         }
         if (its.n, its.batch) != (mine.n, mine.batch) {
-            bail!(
-                "mismatched sizes: this device vector holds {} vector(s) of N = {} but the plan is for {} vector(s) of N = {}",
-                its.batch,
-                its.n,
-                mine.batch,
-                mine.n
-            );
+            return Err(Misuse::OtherSize { vector_n: its.n, vector_batch: its.batch, plan_n: mine.n, plan_batch: mine.batch }.into());
         }
         if its.plan != mine.plan {
-            bail!(
-                "this device vector was made by plan {} and this is plan {} (same prime, N and batch): a vector is used only with the plan that made it",
-                its.plan,
-                mine.plan
-            );
+            return Err(Misuse::OtherPlan { vector: its.plan, plan: mine.plan }.into());
         }
         if !v.valid {
-            bail!("this device vector's contents are undefined after an operation on it failed; upload it again");
+            return Err(Misuse::Undefined.into());
         }
         let words = self.total() * mine.k;
         if v.buf.len() != words {
-            bail!("this device vector's buffer holds {} words, the plan's vectors {words}", v.buf.len());
+            return Err(Error::internal(format!("this device vector's buffer holds {} words, the plan's vectors {words}", v.buf.len())));
         }
         Ok(())
     }
 
     fn check_len(&self, len: usize) -> Result<()> {
         if len != self.total() {
-            bail!(
+            return Err(Error::input(format!(
                 "mismatched sizes: the plan is for {} vector(s) of N = {} ({} elements), got {len}",
                 self.shape.batch,
                 self.shape.n,
                 self.total()
-            );
+            )));
         }
         Ok(())
     }
@@ -494,6 +531,8 @@ impl Plan {
     }
 
     /// Forward DFT of every vector: X_j = Σ_i x_i ω^{ij}, ω = `srgfn roots` of N.
+    /// [`Error::Misuse`] for a vector of another plan; if a launch fails the
+    /// vector is marked undefined ([`Misuse::Undefined`] on later use).
     pub fn forward(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.run(v)
     }
@@ -509,7 +548,7 @@ impl Plan {
         Ok(())
     }
 
-    /// a ← a · b element-wise.
+    /// a ← a · b element-wise (both vectors of this plan).
     pub fn pointwise_mul(&self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
         self.check_vec(a)?;
         self.check_vec(b)?;
@@ -522,7 +561,7 @@ impl Plan {
 
     /// Waits for every queued launch.
     pub fn finish(&self) -> Result<()> {
-        self.fft.session().queue.finish().context("the device queue failed")
+        self.fft.session().queue.finish().or_device(|| "the device queue failed".into())
     }
 }
 
@@ -530,7 +569,10 @@ impl Plan {
 /// elements with 32 bits: more elements are refused, never wrapped.
 fn check_transposable(elements: usize) -> Result<()> {
     if elements > u32::MAX as usize {
-        bail!("{elements} elements: digit uploads and downloads take at most 2^32 − 1 elements per plan (values have no such limit)");
+        return Err(Error::size(
+            Some(BigUint::from(u32::MAX)),
+            format!("{elements} elements: digit uploads and downloads take at most 2^32 − 1 elements per plan (values have no such limit)"),
+        ));
     }
     Ok(())
 }

@@ -11,10 +11,11 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::mpsc::sync_channel;
 
-use anyhow::{anyhow, bail, Context as _, Result};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use srgfn_gen::{Field, Prime};
+
+use crate::error::{Error, Result};
 
 /// Longest accepted text line (an 8192-bit element has under 2500 digits).
 pub const MAX_LINE: usize = 1 << 16;
@@ -71,9 +72,9 @@ fn parse_decimal(digits: &[u8]) -> BigUint {
 }
 
 fn open(path: &Path) -> Result<std::fs::File> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        bail!("cannot read {}: it is a folder, not a file", path.display());
+        return Err(Error::input("it is a folder, not a file").in_file(&path.display().to_string()));
     }
     Ok(file)
 }
@@ -83,7 +84,8 @@ pub fn file_len(path: &Path) -> u64 {
     std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }
 
-/// Reads the values of a text file (each below p); errors name the file and line.
+/// Reads the values of a text file (each below p); [`Error::InvalidInput`]
+/// names the file and line of the first bad one.
 pub fn read_text(path: &Path, prime: &Prime, progress: Progress) -> Result<Vec<BigUint>> {
     read_text_from(open(path)?, &path.display().to_string(), prime, progress)
 }
@@ -136,7 +138,7 @@ fn read_chunks<R: Read>(mut reader: R, mut send: impl FnMut(std::io::Result<Chun
 struct Piece {
     values: Vec<BigUint>,
     lines: usize,
-    /// (0-based line within the piece, message without the file:line prefix).
+    /// (0-based line within the piece, what is wrong with it).
     error: Option<(usize, String)>,
 }
 
@@ -202,8 +204,8 @@ pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, prog
         s.spawn(move || read_chunks(reader, |chunk| tx.send(chunk).is_ok()));
         // returning early drops rx, which stops the reader at its next block
         for chunk in rx {
-            let bytes = match chunk.with_context(|| format!("cannot read {name}"))? {
-                Chunk::LongLine => bail!("{name}:{}: line longer than {MAX_LINE} bytes", lines_before + 1),
+            let bytes = match chunk.map_err(|e| Error::io(format!("cannot read {name}"), e))? {
+                Chunk::LongLine => return Err(bad_line(name, lines_before + 1, format!("line longer than {MAX_LINE} bytes"))),
                 Chunk::Lines(bytes) => bytes,
             };
             let pieces: Vec<Piece> = line_ranges(&bytes, 4 * rayon::current_num_threads())
@@ -212,7 +214,7 @@ pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, prog
                 .collect();
             for piece in pieces {
                 if let Some((line, msg)) = piece.error {
-                    bail!("{name}:{}: {msg}", lines_before + line + 1);
+                    return Err(bad_line(name, lines_before + line + 1, msg));
                 }
                 lines_before += piece.lines;
                 values.extend(piece.values);
@@ -222,9 +224,14 @@ pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, prog
         Ok(())
     })?;
     if values.is_empty() {
-        bail!("{name} contains no elements");
+        return Err(Error::input("contains no elements").in_file(name));
     }
     Ok(values)
+}
+
+/// The [`Error::InvalidInput`] of line `line` (1-based) of `name`.
+fn bad_line(name: &str, line: usize, reason: String) -> Error {
+    Error::InvalidInput { file: Some(name.to_string()), line: Some(line as u64), element: None, reason }
 }
 
 fn shorten(s: &str) -> String {
@@ -239,7 +246,7 @@ fn shorten(s: &str) -> String {
 /// (element after element); every element is validated.
 pub fn read_bin(path: &Path, field: &Field, progress: Progress) -> Result<Vec<u64>> {
     let mut bytes = Vec::new();
-    open(path)?.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    open(path)?.read_to_end(&mut bytes).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
     progress(bytes.len() as u64);
     parse_bin(&bytes, &path.display().to_string(), field)
 }
@@ -248,17 +255,18 @@ pub fn read_bin(path: &Path, field: &Field, progress: Progress) -> Result<Vec<u6
 pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<u64>> {
     let k = field.k();
     if bytes.is_empty() {
-        bail!("{name} contains no elements");
+        return Err(Error::input("contains no elements").in_file(name));
     }
     if !bytes.len().is_multiple_of(8 * k) {
-        bail!("{name}: {} bytes is not a whole number of elements ({} bytes each: k = {k} words)", bytes.len(), 8 * k);
+        let reason = format!("{} bytes is not a whole number of elements ({} bytes each: k = {k} words)", bytes.len(), 8 * k);
+        return Err(Error::input(reason).in_file(name));
     }
     let words: Vec<u64> = bytes.par_chunks(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
     // the first bad element in file order, whichever thread finds one
     let bad = words.par_chunks(k).position_first(|e| field.validate(e).is_err());
     if let Some(i) = bad {
         let err = field.validate(&words[i * k..(i + 1) * k]).expect_err("found invalid");
-        return Err(anyhow!("{name}: element {i}: {err}"));
+        return Err(Error::from(err).in_file(name).at_element(i));
     }
     Ok(words)
 }
@@ -301,7 +309,7 @@ fn write_blocks(path: Option<&Path>, blocks: impl Iterator<Item = Vec<u8>>, prog
         return write_stream(std::io::stdout(), blocks, progress).or_else(|e| match e.kind() {
             // a closed pipe (`| head`) is the reader's choice, not an error
             std::io::ErrorKind::BrokenPipe => Ok(()),
-            _ => Err(anyhow!("cannot write to standard output: {e}")),
+            _ => Err(Error::io("cannot write to standard output", e)),
         });
     };
     let tmp = temporary_path(path);
@@ -314,7 +322,7 @@ fn write_blocks(path: Option<&Path>, blocks: impl Iterator<Item = Vec<u8>>, prog
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        bail!("cannot write {}: {e}", path.display());
+        return Err(Error::io(format!("cannot write {}", path.display()), e));
     }
     Ok(())
 }

@@ -4,13 +4,15 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use anyhow::{bail, Context as _, Result};
 use ocl::{Buffer, Kernel, Program, SpatialDims};
 use rayon::prelude::*;
 use srgfn_gen::emit::{self, EmittedFile, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
+use crate::error::{DeviceContext as _, Error, Result};
+use crate::faults::{Fault, Faults};
+use crate::memory::{self, Available, Need};
 use crate::session::Session;
 
 /// Work-group size for the non-cooperative kernels.
@@ -22,18 +24,19 @@ fn round_up(n: usize, m: usize) -> usize {
 
 /// Waits for profiled events; returns (first start → last end, sum of their
 /// durations) in nanoseconds.
-pub fn event_span(events: &[ocl::Event]) -> Result<(u64, u64)> {
+pub(crate) fn event_span(events: &[ocl::Event]) -> Result<(u64, u64)> {
     let (span, busy, _) = event_times(events)?;
     Ok((span, busy))
 }
 
 /// Like [`event_span`], with each event's duration (ns) in order.
-pub fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
+pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
     let (mut first, mut last, mut each) = (u64::MAX, 0u64, Vec::with_capacity(events.len()));
+    let failed = || "cannot read a kernel's profiling times".to_string();
     for ev in events {
-        ev.wait_for()?;
-        let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start)?.time()?;
-        let end = ev.profiling_info(ocl::enums::ProfilingInfo::End)?.time()?;
+        ev.wait_for().or_device(|| "a kernel failed".into())?;
+        let start = ev.profiling_info(ocl::enums::ProfilingInfo::Start).or_device(failed)?.time().or_device(failed)?;
+        let end = ev.profiling_info(ocl::enums::ProfilingInfo::End).or_device(failed)?.time().or_device(failed)?;
         first = first.min(start);
         last = last.max(end);
         each.push(end.saturating_sub(start));
@@ -42,7 +45,7 @@ pub fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
 }
 
 /// One kernel argument, checked against the kernel's [`KernelSig`] before it is set.
-pub enum Arg<'a> {
+enum Arg<'a> {
     Buf(&'a Buffer<u64>),
     U64(u64),
     U32(u32),
@@ -63,30 +66,29 @@ impl Arg<'_> {
 /// (docs/performance.md, v6): with PTX carry chains wide64 is the fastest
 /// form for k = 4 … 32 (f_mul 10.3 G/s at k = 8 against 8.7 for mixed and 7.3
 /// for limb22); on CPUs its 64-bit multiplier is native.
-pub fn default_mul(_session: &Session, _prime: &Prime) -> Result<MulForm> {
+pub(crate) fn default_mul(_session: &Session, _prime: &Prime) -> Result<MulForm> {
     match std::env::var("SRGFN_MUL") {
-        Ok(v) if !v.is_empty() => Ok(MulForm::parse(&v).context("in SRGFN_MUL")?),
+        Ok(v) if !v.is_empty() => MulForm::parse(&v).map_err(|e| Error::option(format!("SRGFN_MUL: {e}"))),
         _ => Ok(MulForm::Wide64),
     }
 }
 
 /// Whether the kernels may use inline PTX: on NVIDIA's platform, unless
 /// `SRGFN_PTX=0` asks for the portable C path.
-pub fn default_ptx(session: &Session) -> bool {
+pub(crate) fn default_ptx(session: &Session) -> bool {
     session.device.is_nvidia() && std::env::var("SRGFN_PTX").map_or(true, |v| v != "0")
 }
 
 /// The emitted kernels of one prime and radix on a session; programs are
-/// compiled on first use (and cached by the session).
+/// compiled on first use (and cached by the session).  Each launcher checks
+/// its arguments against the kernel's signature and enqueues it on raw
+/// digit-major buffers: the level below [`crate::Plan`].
 pub struct FieldKernels {
-    pub session: Session,
-    pub prime: Prime,
-    pub radix: Radix,
-    /// How f_mul forms its digit products (see [`default_mul`]).
-    pub mul: MulForm,
+    session: Session,
+    prime: Prime,
     /// Everything the kernels were emitted for (radix, f_mul form, PTX).
-    pub opts: KernelOptions,
-    pub set: KernelSet,
+    opts: KernelOptions,
+    set: KernelSet,
     /// Base-case files of sizes n < K, emitted on demand.
     small: Mutex<BTreeMap<String, EmittedFile>>,
     /// Built programs by file name: a launch looks its program up here
@@ -96,6 +98,8 @@ pub struct FieldKernels {
     events: Mutex<Option<Vec<ocl::Event>>>,
 }
 
+// Some launchers serve only the workspace tests (through `srgfn::internals`).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 impl FieldKernels {
     /// Emits the kernels for `prime` and `radix` with the device's default
     /// multiplication form (nothing is compiled yet).
@@ -111,27 +115,18 @@ impl FieldKernels {
     /// Emits the kernels with the given options (nothing is compiled yet).
     pub fn with_options(session: &Session, prime: &Prime, opts: KernelOptions) -> Result<FieldKernels> {
         if opts.ptx && !session.device.is_nvidia() {
-            bail!("inline PTX needs NVIDIA's OpenCL platform; {} is not one", session.device.describe());
+            return Err(Error::option(format!("inline PTX needs NVIDIA's OpenCL platform; {} is not one", session.device.describe())));
         }
         let set = emit::emit_with(prime, &opts)?;
         Ok(FieldKernels {
             session: session.clone(),
             prime: prime.clone(),
-            radix: opts.radix,
-            mul: opts.mul,
             opts,
             set,
             small: Mutex::default(),
             programs: Mutex::default(),
             events: Mutex::default(),
         })
-    }
-
-    /// Emits and compiles every file of the set; returns the build logs by file.
-    pub fn build(session: &Session, prime: &Prime, radix: Radix) -> Result<FieldKernels> {
-        let fk = Self::new(session, prime, radix)?;
-        fk.build_all()?;
-        Ok(fk)
     }
 
     /// Compiles every file of the set through the session's program cache;
@@ -151,14 +146,37 @@ impl FieldKernels {
         format!("{}_{}", self.prime.slug(), file.trim_end_matches(".cl"))
     }
 
+    /// The prime's k (digits per element).
     pub fn k(&self) -> usize {
         self.set.manifest.k
     }
+    /// K = 2k, the size of the base-case DFT.
     pub fn base_size(&self) -> usize {
         self.set.program.size
     }
+    /// The variants emitted for the prime, the default first.
     pub fn variants(&self) -> Vec<Variant> {
         emit::variants_for(&self.prime)
+    }
+    /// The prime the kernels are for.
+    pub fn prime(&self) -> &Prime {
+        &self.prime
+    }
+    /// The session the kernels run on.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+    /// The radix of the base-case expansion.
+    pub fn radix(&self) -> Radix {
+        self.opts.radix
+    }
+    /// How f_mul forms its digit products (see [`default_mul`]).
+    pub fn mul(&self) -> MulForm {
+        self.opts.mul
+    }
+    /// Everything the kernels were emitted for (radix, f_mul form, PTX).
+    pub fn options(&self) -> KernelOptions {
+        self.opts
     }
 
     fn program(&self, file: &str) -> Result<Program> {
@@ -173,7 +191,7 @@ impl FieldKernels {
                 .expect("kernel map")
                 .get(file)
                 .map(|f| f.source.clone())
-                .with_context(|| format!("kernel file {file} was not emitted"))?,
+                .ok_or_else(|| Error::internal(format!("kernel file {file} was not emitted")))?,
         };
         let program = self.session.program(&self.program_name(file), &source)?;
         self.programs.lock().expect("program map").insert(file.to_string(), program.clone());
@@ -214,7 +232,7 @@ impl FieldKernels {
     /// File and kernel name of DFT_n of a variant, emitting the file the
     /// first time it is asked for when n < K.
     fn dft_file(&self, variant: Variant, n: usize) -> Result<(String, String)> {
-        let name = emit::dft_kernel_name(n, self.radix, variant);
+        let name = emit::dft_kernel_name(n, self.opts.radix, variant);
         let file = format!("{name}.cl");
         if n != self.base_size() {
             let mut small = self.small.lock().expect("kernel map");
@@ -257,7 +275,7 @@ impl FieldKernels {
         if n == self.base_size() {
             return Ok(self.set.program.clone());
         }
-        srgfn_gen::unroll::Program::unroll_size(self.prime.k(), n, self.radix).map_err(anyhow::Error::msg)
+        srgfn_gen::unroll::Program::unroll_size(self.prime.k(), n, self.opts.radix).map_err(|e| emit::EmitError::Unsupported(e).into())
     }
 
     /// Sets the arguments of kernel `sig` of `file` in its signature's order,
@@ -265,10 +283,10 @@ impl FieldKernels {
     fn launch(&self, file: &str, sig: &KernelSig, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
         let name = &sig.name;
         if args.len() != sig.params.len() {
-            bail!("kernel {name} takes {} arguments, {} given", sig.params.len(), args.len());
+            return Err(Error::internal(format!("kernel {name} takes {} arguments, {} given", sig.params.len(), args.len())));
         }
         if let Some(i) = args.iter().zip(&sig.params).position(|(a, p)| !a.fits(p.ty)) {
-            bail!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name);
+            return Err(Error::internal(format!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name)));
         }
         let program = self.program(file)?;
         let mut b = Kernel::builder();
@@ -283,9 +301,9 @@ impl FieldKernels {
                 Arg::U32(v) => b.arg(*v),
             };
         }
-        let k = b.build().with_context(|| format!("cannot set up kernel {name}"))?;
-        if self.session.faults.hit(crate::faults::Fault::Enqueue) {
-            return Err(crate::faults::Faults::error(crate::faults::Fault::Enqueue, &format!("enqueue of {name}")));
+        let k = b.build().or_device(|| format!("cannot set up kernel {name}"))?;
+        if self.session.faults.hit(Fault::Enqueue) {
+            return Err(Faults::error(Fault::Enqueue, &format!("enqueue of {name}")));
         }
         let mut recording = self.events.lock().expect("event list");
         // SAFETY: every argument was checked above against the type the kernel
@@ -293,17 +311,17 @@ impl FieldKernels {
         match recording.as_mut() {
             Some(events) => {
                 let mut ev = ocl::Event::empty();
-                unsafe { k.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue {name}"))?;
+                unsafe { k.cmd().enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue {name}"))?;
                 events.push(ev);
                 Ok(())
             }
-            None => unsafe { k.enq() }.with_context(|| format!("cannot enqueue {name}")),
+            None => unsafe { k.enq() }.or_device(|| format!("cannot enqueue {name}")),
         }
     }
 
     /// An auxiliary kernel of `file` by name, with its signature's argument checks.
     fn aux(&self, file: &str, name: &str, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
-        let sig = emit::sig::aux(name).with_context(|| format!("no kernel named {name}"))?;
+        let sig = emit::sig::aux(name).ok_or_else(|| Error::internal(format!("no kernel named {name}")))?;
         self.launch(file, &sig, gws, lws, args)
     }
 
@@ -371,13 +389,13 @@ impl FieldKernels {
             .len(words.len().max(1))
             .copy_host_slice(words)
             .build()
-            .with_context(|| format!("cannot allocate {} bytes on {}", words.len() * 8, self.session.device.describe()))
+            .map_err(|e| self.alloc_error(words.len(), &e.to_string()))
     }
 
     /// Overwrites the start of `b` with `words`.
     pub fn write(&self, b: &Buffer<u64>, words: &[u64]) -> Result<()> {
         if !words.is_empty() {
-            b.write(words).enq().context("cannot write to the device")?;
+            b.write(words).enq().or_device(|| "cannot write to the device".into())?;
         }
         Ok(())
     }
@@ -389,14 +407,26 @@ impl FieldKernels {
             .queue(self.session.queue.clone())
             .len(len.max(1))
             .build()
-            .with_context(|| format!("cannot allocate {} bytes on {}", len * 8, self.session.device.describe()))
+            .map_err(|e| self.alloc_error(len, &e.to_string()))
     }
 
     fn check_alloc(&self, words: usize) -> Result<()> {
-        if self.session.faults.hit(crate::faults::Fault::Alloc) {
-            return Err(crate::faults::Faults::error(crate::faults::Fault::Alloc, &format!("allocation of {} bytes", words * 8)));
+        if self.session.faults.hit(Fault::Alloc) {
+            return Err(self.alloc_error(words, "injected fault: Alloc"));
         }
         Ok(())
+    }
+
+    /// The [`Error::OutOfMemory`] of a buffer of `words` words the driver
+    /// refused (`cause` says why).
+    fn alloc_error(&self, words: usize, cause: &str) -> Error {
+        let bytes = words as u128 * 8;
+        let device = &self.session.device;
+        Error::OutOfMemory {
+            needed: Need { device: bytes, buffer: bytes, host: 0 },
+            available: Available::of(Some(device), None),
+            message: format!("cannot allocate {} on {}: {cause}", memory::human(bytes), device.describe()),
+        }
     }
 
     /// Reads a buffer back (waits for the queue).
@@ -406,14 +436,14 @@ impl FieldKernels {
 
     /// Reads the first `len` words of a buffer back (waits for the queue).
     pub fn download_prefix(&self, b: &Buffer<u64>, len: usize) -> Result<Vec<u64>> {
-        if self.session.faults.hit(crate::faults::Fault::Read) {
-            return Err(crate::faults::Faults::error(crate::faults::Fault::Read, "read from the device"));
+        if self.session.faults.hit(Fault::Read) {
+            return Err(Faults::error(Fault::Read, "read from the device"));
         }
         let mut v = vec![0u64; len.min(b.len())];
         // fault the fresh pages in from every core: the driver's copy would
         // otherwise take them one at a time
         v.par_chunks_mut(512).for_each(|c| unsafe { std::ptr::write_volatile(c.as_mut_ptr(), 0) });
-        b.read(&mut v).enq().context("cannot read results back from the device")?;
+        b.read(&mut v).enq().or_device(|| "cannot read results back from the device".into())?;
         Ok(v)
     }
 }

@@ -1,26 +1,41 @@
 //! srgfn runtime: OpenCL devices, program builds, and the generated kernels run
 //! on digit-major device buffers.
 //!
+//! The public surface: [`Session`] (a device opened for work), [`Fft`] (a
+//! prime's kernels on it), [`Plan`] (a transform size and batch, with its
+//! buffers) and [`DeviceVec`] (data resident on the device, tied to its
+//! plan); [`Error`] and [`Result`]; the modules [`memory`] (checks before
+//! allocating), [`io`] (element files), [`check`] (a device's self-test) and
+//! the benchmark support [`bench`], [`microbench`] and [`smallprime`] that
+//! `srgfn bench` drives.  Everything else is internal; the workspace tests
+//! reach the kernel level through [`internals`] (cargo feature `internals`).
+//!
 //! The guide below (`docs/usage.md`) is part of these docs, so its examples run as tests.
 #![doc = include_str!("../../docs/usage.md")]
+#![deny(missing_docs)]
 
 pub mod bench;
-pub mod cache;
+mod cache;
 pub mod check;
-pub mod device;
+mod device;
+mod error;
 #[cfg(feature = "faults")]
 pub mod faults;
 #[cfg(not(feature = "faults"))]
-pub(crate) mod faults;
-pub mod fft;
+mod faults;
+mod fft;
+#[cfg(feature = "internals")]
+pub mod internals;
 pub mod io;
-pub mod kernels;
-pub mod layout;
+mod kernels;
+mod layout;
 pub mod memory;
 pub mod microbench;
-pub mod session;
+mod session;
 pub mod smallprime;
 
+pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};
+pub use error::{Error, Misuse, Result, INSTALL_HINT};
 pub use fft::{DeviceVec, Fft, FftOptions, Plan};
 pub use session::Session;

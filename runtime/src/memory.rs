@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context as _, Result};
 use srgfn_gen::Prime;
 
 use crate::device::DeviceEntry;
+use crate::error::{Error, Result};
 
 /// Heap overhead of one small vector per element (`Vec` header and allocator
 /// bookkeeping), as in `Vec<Digits>` and `Vec<BigUint>`.
@@ -25,7 +25,7 @@ pub const MAX_VECTOR_BYTES: u128 = 1 << 56;
 /// and /proc/meminfo is not read on every small call.
 const HOST_CHECK_FLOOR: u128 = 64 << 20;
 
-/// Memory a job needs.
+/// Memory a job needs, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Need {
     /// Every device buffer together.
@@ -34,6 +34,29 @@ pub struct Need {
     pub buffer: u128,
     /// Host memory (besides what the caller already holds).
     pub host: u128,
+}
+
+/// Memory there is, in bytes, as far as known (part of [`Error::OutOfMemory`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Available {
+    /// The device's global memory.
+    pub device: Option<u128>,
+    /// The device's largest single allocation.
+    pub buffer: Option<u128>,
+    /// Free host memory ([`host_available`]).
+    pub host: Option<u128>,
+}
+
+impl Available {
+    /// What `device` reports (0 counts as unknown), and `host` bytes free on the host.
+    pub fn of(device: Option<&DeviceEntry>, host: Option<u64>) -> Available {
+        let known = |v: u64| (v > 0).then_some(v as u128);
+        Available {
+            device: device.and_then(|d| known(d.global_mem_bytes)),
+            buffer: device.and_then(|d| known(d.max_alloc_bytes)),
+            host: host.map(u128::from),
+        }
+    }
 }
 
 /// Bytes of `elements` elements of k 64-bit digits.
@@ -123,10 +146,12 @@ pub fn human(bytes: u128) -> String {
 /// Checks `need` before anything is allocated: against the device's global
 /// memory and largest buffer, and against free host memory (for a CPU device,
 /// whose buffers are host memory too, the device part counts on the host as
-/// well).  The error names `subject`, every amount needed and every amount
-/// there is; `host_what` says what the host memory is for (may be empty).
+/// well).  The [`Error::OutOfMemory`] names `subject`, every amount needed and
+/// every amount there is; `host_what` says what the host memory is for (may
+/// be empty).  A buffer of [`MAX_VECTOR_BYTES`] or more, or a total beyond
+/// the address space, is refused whatever the limits known.
 pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what: &str) -> Result<()> {
-    let cpu = device.is_some_and(|d| d.kind == "CPU");
+    let cpu = device.is_some_and(DeviceEntry::is_cpu);
     let on_host = if cpu { need.host.saturating_add(need.device) } else { need.host };
     let free = if on_host > HOST_CHECK_FLOOR { host_available() } else { None };
     let device_short = device.is_some_and(|d| {
@@ -139,6 +164,7 @@ pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what:
     if !(device_short || host_short || unaddressable) {
         return Ok(());
     }
+    let free = free.or_else(host_available);
     let mut parts = Vec::new();
     if need.device > 0 {
         let has = device.map_or(String::new(), |d| {
@@ -147,12 +173,16 @@ pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what:
         parts.push(format!("{} on the device (largest buffer {}{has})", human(need.device), human(need.buffer)));
     }
     if on_host > 0 {
-        let free = free.or_else(host_available).map_or("free memory unknown".to_string(), |f| format!("{} free", human(f as u128)));
+        let free = free.map_or("free memory unknown".to_string(), |f| format!("{} free", human(f as u128)));
         let shared = if cpu && need.device > 0 { ", the device's buffers included" } else { "" };
         let purpose = if host_what.is_empty() { String::new() } else { format!(" for {host_what}") };
         parts.push(format!("{} of host memory{purpose}{shared} ({free})", human(on_host)));
     }
-    bail!("{subject} needs {}", parts.join(" and "))
+    Err(Error::OutOfMemory {
+        needed: need,
+        available: Available::of(device, free),
+        message: format!("{subject} needs {}", parts.join(" and ")),
+    })
 }
 
 /// Refuses `bytes` of host memory for `what` when more than is free.
@@ -164,9 +194,14 @@ pub fn check_host(what: &str, bytes: u128) -> Result<()> {
 /// N = 2^log_n elements fits the device (when known) and the host: the device
 /// holds a plan and one vector, the host `srgfn fft`'s input and output.
 pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
+    check_transform_of(&format!("N = 2^{log_n}"), prime, log_n, device)
+}
+
+/// [`check_transform`] with the subject the error names.
+fn check_transform_of(subject: &str, prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
     let n = 1u128.checked_shl(log_n).unwrap_or(u128::MAX);
     let need = Need { host: n.saturating_mul(transform_host_bytes_per_element(prime)), ..plan_need(prime, n, 1, 1) };
-    check(&format!("N = 2^{log_n}"), need, device, "the input and output")
+    check(subject, need, device, "the input and output")
 }
 
 /// Checks an input file from its length, before reading it: a binary file
@@ -175,7 +210,7 @@ pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) 
 /// newline), unless it is mostly comments.  The transform of the next power
 /// of two must fit as in [`check_transform`].
 pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option<&DeviceEntry>) -> Result<()> {
-    let len = std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?.len() as u128;
+    let len = std::fs::metadata(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?.len() as u128;
     let per_element = if binary { 8 * prime.k() as u128 } else { prime.bits() as u128 * 30103 / 100000 + 2 };
     let count = len / per_element;
     if count < 2 {
@@ -183,5 +218,5 @@ pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option
     }
     let log_n = count.next_power_of_two().trailing_zeros();
     let sized = if binary { format!("{count} elements") } else { format!("at least {count} elements") };
-    check_transform(prime, log_n, device).with_context(|| format!("{} ({} bytes: {sized})", path.display(), len))
+    check_transform_of(&format!("{} ({len} bytes: {sized}): N = 2^{log_n}", path.display()), prime, log_n, device)
 }

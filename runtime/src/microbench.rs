@@ -9,27 +9,36 @@
 //! outputs are compared with the host's on a sample; the product cores of
 //! all forms must agree with each other.
 
-use anyhow::{bail, Result};
 use ocl::{Buffer, Kernel};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
-use srgfn_gen::emit::{emit_microbench, KernelOptions};
+use srgfn_gen::emit::{emit_microbench, KernelOptions, MulForm};
+use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
+use crate::error::{DeviceContext as _, Error, Result};
+use crate::kernels::{default_mul, default_ptx};
 use crate::layout::{from_digit_major, to_digit_major};
 use crate::session::Session;
 
 /// One micro-benchmark result.
 #[derive(Clone, Debug, Serialize)]
 pub struct MicroRecord {
+    /// The prime.
     pub prime: String,
+    /// Its k.
     pub k: usize,
+    /// The f_mul form ("wide64", "limb22" or "mixed").
     pub mul: String,
+    /// Whether inline PTX was used.
     pub ptx: bool,
     /// "mul", "core" or "add".
     pub kernel: String,
+    /// Elements, one per work-item.
     pub items: usize,
+    /// Length of each work-item's dependent chain.
     pub iters: u32,
+    /// Median time of one launch.
     pub median_ms: f64,
     /// Operations per second / 1e9: f_mul, product cores, or butterflies (one add + one sub).
     pub rate_g: f64,
@@ -57,21 +66,43 @@ fn time_kernel(session: &Session, kernel: &Kernel, x: &Buffer<u64>, init: &[u64]
     let mut times = Vec::with_capacity(reps);
     let mut first = Vec::new();
     for rep in 0..reps + 1 {
-        x.write(init).enq()?;
+        x.write(init).enq().or_device(|| "cannot write the micro-benchmark's input".into())?;
         let mut ev = ocl::Event::empty();
         // SAFETY: the micro-kernels' arguments are all set when they are built.
-        unsafe { kernel.cmd().enew(&mut ev).enq()? };
+        unsafe { kernel.cmd().enew(&mut ev).enq() }.or_device(|| "cannot enqueue a micro-benchmark".into())?;
         let (span, _) = crate::kernels::event_span(std::slice::from_ref(&ev))?;
         if rep == 0 {
             first = vec![0u64; init.len()];
-            x.read(&mut first).enq()?;
+            x.read(&mut first).enq().or_device(|| "cannot read the micro-benchmark's output".into())?;
         } else {
             times.push(span as f64 / 1e6);
         }
     }
-    session.queue.finish()?;
+    session.queue.finish().or_device(|| "the device queue failed".into())?;
     times.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
     Ok((times[times.len() / 2], first))
+}
+
+/// The option sets the micro-benchmarks compare: the device's default form
+/// (or `mul`), or with `all` every f_mul form, with and without inline PTX
+/// where the device has it.
+pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) -> Result<Vec<KernelOptions>> {
+    let ptx = default_ptx(session);
+    if !all {
+        let mul = match mul {
+            Some(m) => m,
+            None => default_mul(session, prime)?,
+        };
+        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx }]);
+    }
+    let mut v = Vec::new();
+    for mul in MulForm::ALL {
+        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false });
+        if ptx {
+            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true });
+        }
+    }
+    Ok(v)
 }
 
 /// Runs the three micro-kernels for each option set; `reps` timed runs each.
@@ -85,8 +116,9 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
     let ws = random_elems(&field, 64, 2);
     let init = to_digit_major(&xs, k);
     let q = session.queue.clone();
-    let x = Buffer::<u64>::builder().queue(q.clone()).len(init.len()).build()?;
-    let w = Buffer::<u64>::builder().queue(q.clone()).len(64 * k).copy_host_slice(&to_digit_major(&ws, k)).build()?;
+    let alloc = || "cannot allocate the micro-benchmark's buffers".to_string();
+    let x = Buffer::<u64>::builder().queue(q.clone()).len(init.len()).build().or_device(alloc)?;
+    let w = Buffer::<u64>::builder().queue(q.clone()).len(64 * k).copy_host_slice(&to_digit_major(&ws, k)).build().or_device(alloc)?;
     // host references on a sample: x w^iters, and iters butterflies on (x_2e, x_2e+1)
     let sample: Vec<usize> = (0..items).step_by((items / 64).max(1)).collect();
     let want_mul: Vec<Digits> = sample
@@ -115,7 +147,7 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
         let program = match session.program(&format!("{}_microbench_{}{}", prime.slug(), opts.mul.name(), if opts.ptx { "_ptx" } else { "" }), &file.source) {
             Ok(p) => p,
             Err(e) => {
-                failed.push((label, format!("{e:#}")));
+                failed.push((label, e.to_string()));
                 continue;
             }
         };
@@ -126,7 +158,7 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
                 b.arg(&w);
             }
             b.arg(items as u64).arg(iters);
-            let kernel = b.build()?;
+            let kernel = b.build().or_device(|| format!("cannot set up {name}"))?;
             let (ms, got) = time_kernel(session, &kernel, &x, &init, reps)?;
             let got = from_digit_major(&got, k);
             let agrees = match name {
@@ -158,10 +190,12 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
         }
     }
     if let Some(bad) = out.iter().find(|r| !r.agrees) {
-        bail!("micro-benchmark {} of f_mul form {}{} disagrees with the reference", bad.kernel, bad.mul, if bad.ptx { " (PTX)" } else { "" });
+        let ptx = if bad.ptx { " (PTX)" } else { "" };
+        return Err(Error::device(format!("micro-benchmark {} of f_mul form {}{ptx} disagrees with the reference", bad.kernel, bad.mul)));
     }
     if out.is_empty() {
-        bail!("no form of the micro-benchmarks builds: {}", failed.iter().map(|(f, e)| format!("{f}: {e}")).collect::<Vec<_>>().join("; "));
+        let each: Vec<String> = failed.iter().map(|(f, e)| format!("{f}: {e}")).collect();
+        return Err(Error::device(format!("no form of the micro-benchmarks builds: {}", each.join("; "))));
     }
     Ok((out, failed))
 }

@@ -3,11 +3,11 @@
 //! primes in each launch, then the Garner recombination into integers below
 //! q_0 ⋯ q_{s−1} (design: `srgfn_gen::smallprimes`).
 
-use anyhow::{bail, Context as _, Result};
 use ocl::{Buffer, Event, Kernel, SpatialDims};
 use srgfn_gen::emit::emit_small_primes;
 use srgfn_gen::smallprimes::{NttPlan, SmallPrimeError, SmallPrimeProgram, SmallPrimes};
 
+use crate::error::{DeviceContext as _, Error, Result};
 use crate::session::Session;
 
 /// Work-items of a recombination work-group (one per element).
@@ -19,10 +19,13 @@ pub fn check_coverage(s: usize, n: usize) -> Result<(), SmallPrimeError> {
     SmallPrimes::new(s)?.check_size(n).map(|_| ())
 }
 
+/// The s NTTs of size n and the recombination on a device, with their
+/// buffers: upload residues, run [`SmallPrimeFft::forward`] and
+/// [`SmallPrimeFft::recombine`], read the results back.
 pub struct SmallPrimeFft {
     session: Session,
-    pub primes: SmallPrimes,
-    pub plan: NttPlan,
+    primes: SmallPrimes,
+    plan: NttPlan,
     /// Pass k reads `buffers[k % 2]` and writes `buffers[(k + 1) % 2]`.
     passes: Vec<Kernel>,
     recombine: Kernel,
@@ -32,15 +35,21 @@ pub struct SmallPrimeFft {
 
 impl SmallPrimeFft {
     /// Kernels and buffers for s transforms of size n; n must be a power of two
-    /// the prime set covers (2 ≤ n ≤ 2^E, E in the set's doc).
+    /// the prime set covers (2 ≤ n ≤ 2^E, E in the set's doc), else
+    /// [`Error::UnsupportedSize`] with 2^E.
     pub fn new(session: &Session, s: usize, n: usize) -> Result<SmallPrimeFft> {
         let primes = SmallPrimes::new(s)?;
         let plan = NttPlan::new(primes.check_size(n)?);
         let program = session.program(&format!("smallprimes_s{s}_n{n}"), &emit_small_primes(&primes, SmallPrimeProgram::Ntt(&plan))?)?;
         let recombination = session.program(&format!("smallprimes_s{s}_recombine"), &emit_small_primes(&primes, SmallPrimeProgram::Recombination)?)?;
         let q = session.queue.clone();
-        let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build().with_context(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20));
-        let tables = Buffer::<u32>::builder().queue(q.clone()).len(primes.tables.len()).copy_host_slice(&primes.tables).build()?;
+        let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build().or_device(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20));
+        let tables = Buffer::<u32>::builder()
+            .queue(q.clone())
+            .len(primes.tables.len())
+            .copy_host_slice(&primes.tables)
+            .build()
+            .or_device(|| "cannot upload the small primes' tables".into())?;
         let buffers = [buf(s * n)?, buf(s * n)?];
         let z = buf(s * n)?;
         let mut passes = Vec::new();
@@ -56,7 +65,7 @@ impl SmallPrimeFft {
                 .arg(&buffers[(k + 1) % 2])
                 .arg(&tables)
                 .build()
-                .with_context(|| format!("cannot set up small-prime pass {k}"))?;
+                .or_device(|| format!("cannot set up small-prime pass {k}"))?;
             passes.push(kernel);
         }
         let recombine = Kernel::builder()
@@ -69,26 +78,37 @@ impl SmallPrimeFft {
             .arg(&z)
             .arg(n as u32)
             .build()
-            .context("cannot set up the recombination")?;
+            .or_device(|| "cannot set up the recombination".into())?;
         Ok(SmallPrimeFft { session: session.clone(), primes, plan, passes, recombine, buffers, z })
     }
 
+    /// The transform size n.
     pub fn n(&self) -> usize {
         self.plan.n()
+    }
+
+    /// The s primes q_j and their tables.
+    pub fn primes(&self) -> &SmallPrimes {
+        &self.primes
+    }
+
+    /// The passes of the NTTs.
+    pub fn plan(&self) -> &NttPlan {
+        &self.plan
     }
 
     /// Loads s planes of n residues, plane j below q_j, as the input of [`Self::forward`].
     pub fn upload(&mut self, residues: &[u32]) -> Result<()> {
         let (s, n) = (self.primes.s(), self.n());
         if residues.len() != s * n {
-            bail!("expected {s} planes of {n} residues ({} values), got {}", s * n, residues.len());
+            return Err(Error::input(format!("expected {s} planes of {n} residues ({} values), got {}", s * n, residues.len())));
         }
         for (j, plane) in residues.chunks(n).enumerate() {
             if let Some(e) = plane.iter().position(|&v| v >= self.primes.q[j]) {
-                bail!("residue {} of element {e} is not below q_{j} = {}", plane[e], self.primes.q[j]);
+                return Err(Error::input(format!("residue {} is not below q_{j} = {}", plane[e], self.primes.q[j])).at_element(e));
             }
         }
-        self.buffers[0].write(residues).enq().context("cannot upload residues")?;
+        self.buffers[0].write(residues).enq().or_device(|| "cannot upload residues".into())?;
         Ok(())
     }
 
@@ -98,7 +118,7 @@ impl SmallPrimeFft {
         for (k, kernel) in self.passes.iter().enumerate() {
             let mut ev = Event::empty();
             // SAFETY: the arguments were set at build time and match the kernel's parameters.
-            unsafe { kernel.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue small-prime pass {k}"))?;
+            unsafe { kernel.cmd().enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue small-prime pass {k}"))?;
             events.push(ev);
         }
         Ok(events)
@@ -108,22 +128,22 @@ impl SmallPrimeFft {
     pub fn recombine(&mut self) -> Result<Event> {
         let mut ev = Event::empty();
         // SAFETY: as in `forward`.
-        unsafe { self.recombine.cmd().enew(&mut ev).enq() }.context("cannot enqueue the recombination")?;
+        unsafe { self.recombine.cmd().enew(&mut ev).enq() }.or_device(|| "cannot enqueue the recombination".into())?;
         Ok(ev)
     }
 
     /// The transformed residues (s planes).
     pub fn read_transformed(&self) -> Result<Vec<u32>> {
         let mut v = vec![0u32; self.primes.s() * self.n()];
-        self.buffers[self.passes.len() % 2].read(&mut v).enq()?;
+        self.buffers[self.passes.len() % 2].read(&mut v).enq().or_device(|| "cannot read the transformed residues".into())?;
         Ok(v)
     }
 
     /// The recombined integers as s 32-bit word planes (word w of element e at w·n + e).
     pub fn read_recombined(&self) -> Result<Vec<u32>> {
         let mut v = vec![0u32; self.primes.s() * self.n()];
-        self.z.read(&mut v).enq()?;
-        self.session.queue.finish()?;
+        self.z.read(&mut v).enq().or_device(|| "cannot read the recombined integers".into())?;
+        self.session.queue.finish().or_device(|| "the device queue failed".into())?;
         Ok(v)
     }
 
