@@ -86,6 +86,9 @@ pub fn list_devices() -> Result<Vec<DeviceEntry>> {
 
 /// The devices, or why there are none.
 fn discover() -> std::result::Result<Vec<DeviceEntry>, String> {
+    if !any_platform() {
+        return Err("no OpenCL platform found (the OpenCL loader lists none)".into());
+    }
     let platforms = ocl::core::get_platform_ids().map_err(|e| format!("no OpenCL platform found ({e})"))?;
     let mut out = Vec::new();
     for pid in platforms {
@@ -126,6 +129,26 @@ fn discover() -> std::result::Result<Vec<DeviceEntry>, String> {
         return Err("no OpenCL device found".into());
     }
     Ok(out)
+}
+
+/// Whether the OpenCL loader lists a platform, asked a few times over 0.2 s.
+/// `ocl::core::get_platform_ids` waits 10 s for platforms to appear (against
+/// loaders that answer "none" to threads asking at once); discovery asks once
+/// per process, so a machine without OpenCL hears so at once.
+fn any_platform() -> bool {
+    const CL_PLATFORM_NOT_FOUND_KHR: i32 = -1001;
+    for attempt in 0..4 {
+        let mut count = 0;
+        // SAFETY: a count query: no list is written, `count` outlives the call.
+        let status = unsafe { ocl::core::ffi::clGetPlatformIDs(0, std::ptr::null_mut(), &mut count) };
+        if status != CL_PLATFORM_NOT_FOUND_KHR {
+            return status != 0 || count > 0; // other errors: let ocl report them
+        }
+        if attempt < 3 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    false
 }
 
 /// Picks a device: `spec` (or `SRGFN_DEVICE`) as an index or a name substring,
