@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use num_bigint::BigUint;
 use srgfn::faults::Fault;
 use srgfn::io::{no_progress, parse_bin, read_text, read_text_from};
+use srgfn::memory::Shortfall;
 use srgfn::smallprime::SmallPrimeFft;
 use srgfn::{select_device, Error, Fft, FftOptions, Misuse, ProgramCache, Session};
 use srgfn_gen::emit::{EmitError, Variant};
@@ -116,7 +117,8 @@ fn memory_that_is_not_there_is_out_of_memory() {
     let s = session();
     let fft = Fft::new(&s, &catalog()[2]).unwrap();
     match fft.plan(1 << 40, 1) {
-        Err(Error::OutOfMemory { needed, available, message }) => {
+        Err(Error::OutOfMemory(short)) => {
+            let Shortfall { needed, available, message } = *short;
             assert!(needed.device > available.device.unwrap_or(0), "{needed:?} {available:?}");
             assert_eq!(available.device, Some(s.device().global_mem_bytes as u128));
             assert!(message.starts_with("N = 2^40 needs "), "{message}");
@@ -128,9 +130,9 @@ fn memory_that_is_not_there_is_out_of_memory() {
     let mut plan = Fft::new(&s, &catalog()[2]).unwrap().plan(64, 1).unwrap();
     s.faults().arm(Fault::Alloc, 1);
     match plan.upload(&vec![BigUint::from(3u32); 64]) {
-        Err(Error::OutOfMemory { needed, message, .. }) => {
-            assert_eq!(needed.device, 64 * 8 * 8, "one vector of 64 elements of 8 words");
-            assert!(message.contains("injected fault: Alloc"), "{message}");
+        Err(Error::OutOfMemory(short)) => {
+            assert_eq!(short.needed.device, 64 * 8 * 8, "one vector of 64 elements of 8 words");
+            assert!(short.message.contains("injected fault: Alloc"), "{}", short.message);
         }
         other => panic!("{:?}", other.err()),
     }

@@ -23,7 +23,7 @@ use srgfn_gen::emit::EmitError;
 use srgfn_gen::smallprimes::SmallPrimeError;
 use srgfn_gen::{FieldError, PrimeError, SizeError};
 
-use crate::memory::{Available, Need};
+use crate::memory::Shortfall;
 
 /// What every fallible function of the library returns.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -104,15 +104,9 @@ pub enum Error {
 
     /// Not enough memory, found before allocating (the amounts needed and
     /// available, device and host), or an allocation the driver refused.
-    #[error("{message}")]
-    OutOfMemory {
-        /// What was needed.
-        needed: Need,
-        /// What there was, as far as known.
-        available: Available,
-        /// Every amount, in words.
-        message: String,
-    },
+    /// Boxed, so that every `Result` of the library stays small.
+    #[error("{}", .0.message)]
+    OutOfMemory(Box<Shortfall>),
 
     /// The API was used in a way it cannot be: a device vector given to a
     /// plan that did not make it, or used after an operation on it failed.
@@ -348,6 +342,12 @@ mod tests {
         let e = Error::from(SmallPrimeError::NotCovered { s: 32, e: 23, log_n: 24 });
         assert!(matches!(&e, Error::UnsupportedSize { max: Some(m), .. } if *m == BigUint::from(1u32 << 23)), "{e:?}");
         assert!(e.to_string().contains("covers N ≤ 2^23"));
+    }
+
+    #[test]
+    fn results_stay_small() {
+        // clippy's result_large_err limit: the large payloads are boxed
+        assert!(std::mem::size_of::<Error>() <= 128, "{}", std::mem::size_of::<Error>());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use srgfn_gen::Prime;
 
 use crate::error::{DeviceContext as _, Error, Result};
 use crate::faults::{Fault, Faults};
-use crate::memory::{self, Available, Need};
+use crate::memory::{self, Available, Need, Shortfall};
 use crate::session::Session;
 
 /// Work-group size for the non-cooperative kernels.
@@ -367,6 +367,7 @@ impl FieldKernels {
 
     /// X (digit-major, plane stride `plane`) ← the first `count` values of B
     /// (k binary words each, below p), zeros up to element n.
+    #[allow(clippy::wrong_self_convention)] // named after its kernel, `from_binary`
     pub fn from_binary(&self, b: &Buffer<u64>, x: &Buffer<u64>, plane: u64, count: u64, n: u64) -> Result<()> {
         self.aux("pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)])
     }
@@ -422,11 +423,12 @@ impl FieldKernels {
     fn alloc_error(&self, words: usize, cause: &str) -> Error {
         let bytes = words as u128 * 8;
         let device = &self.session.device;
-        Error::OutOfMemory {
+        Shortfall {
             needed: Need { device: bytes, buffer: bytes, host: 0 },
             available: Available::of(Some(device), None),
             message: format!("cannot allocate {} on {}: {cause}", memory::human(bytes), device.describe()),
         }
+        .into_error()
     }
 
     /// Reads a buffer back (waits for the queue).

@@ -59,6 +59,24 @@ impl Available {
     }
 }
 
+/// What did not fit: the data of an [`Error::OutOfMemory`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shortfall {
+    /// What was needed.
+    pub needed: Need,
+    /// What there was, as far as known.
+    pub available: Available,
+    /// Every amount, in words: "N = 2^31 needs 264 GiB on the device (…)".
+    pub message: String,
+}
+
+impl Shortfall {
+    /// The [`Error::OutOfMemory`] of this shortfall.
+    pub(crate) fn into_error(self) -> Error {
+        Error::OutOfMemory(Box::new(self))
+    }
+}
+
 /// Bytes of `elements` elements of k 64-bit digits.
 pub fn element_bytes(k: usize, elements: u128) -> u128 {
     elements.saturating_mul(8 * k as u128)
@@ -178,11 +196,8 @@ pub fn check(subject: &str, need: Need, device: Option<&DeviceEntry>, host_what:
         let purpose = if host_what.is_empty() { String::new() } else { format!(" for {host_what}") };
         parts.push(format!("{} of host memory{purpose}{shared} ({free})", human(on_host)));
     }
-    Err(Error::OutOfMemory {
-        needed: need,
-        available: Available::of(device, free),
-        message: format!("{subject} needs {}", parts.join(" and ")),
-    })
+    Err(Shortfall { needed: need, available: Available::of(device, free), message: format!("{subject} needs {}", parts.join(" and ")) }
+        .into_error())
 }
 
 /// Refuses `bytes` of host memory for `what` when more than is free.

@@ -105,10 +105,13 @@ pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) 
     Ok(v)
 }
 
+/// A form whose program did not build: its label ("wide64+ptx") and the error.
+pub type FailedForm = (String, String);
+
 /// Runs the three micro-kernels for each option set; `reps` timed runs each.
 /// A form whose program does not build is left out and reported in the
-/// second list (form, error); an error is returned only if none builds.
-pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usize) -> Result<(Vec<MicroRecord>, Vec<(String, String)>)> {
+/// second list; an error is returned only if none builds.
+pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usize) -> Result<(Vec<MicroRecord>, Vec<FailedForm>)> {
     let field = Field::new(prime);
     let k = prime.k();
     let (items, iters) = size(session);
