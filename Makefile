@@ -2,6 +2,7 @@
 #   make install  installs what is missing, builds, copies srgfn to BINDIR
 #   make demo     installs what is missing, builds, runs a checked job on the default device
 #   make test     installs what is missing, runs the whole test suite (PoCL when no GPU)
+#   make lint     cargo fmt --check and clippy with warnings as errors (CI runs both)
 
 SHELL := /bin/bash
 CARGO ?= cargo
@@ -9,7 +10,7 @@ APT_PACKAGES := pocl-opencl-icd ocl-icd-opencl-dev
 # Where `make install` puts srgfn: /usr/local/bin as root, else ~/.cargo/bin (on PATH with rustup).
 BINDIR ?= $(if $(filter 0,$(shell id -u)),/usr/local/bin,$(HOME)/.cargo/bin)
 
-.PHONY: deps build install demo test bench doc clean
+.PHONY: deps build install demo test lint bench doc clean
 
 deps:
 	@command -v $(CARGO) >/dev/null || { echo "error: Rust is not installed: install it with rustup (https://rustup.rs), then re-run make" >&2; exit 1; }
@@ -33,6 +34,12 @@ demo: build
 
 test: deps
 	$(CARGO) test --workspace --no-fail-fast
+
+# rustfmt and clippy come with rustup's default profile; the minimal profile lacks them
+lint: deps
+	@if command -v rustup >/dev/null; then for c in rustfmt clippy; do rustup component list --installed | grep -q "^$$c" || rustup component add $$c; done; fi
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 
 bench: build
 	$(CARGO) bench
