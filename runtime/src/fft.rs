@@ -28,7 +28,8 @@ use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, FieldError, Prime};
 
-use crate::error::{DeviceContext as _, Error, Misuse, Result};
+use crate::device_vec::{DeviceVec, Owner};
+use crate::error::{DeviceContext as _, Error, Result};
 use crate::kernels::FieldKernels;
 use crate::memory::{self, Need};
 use crate::session::Session;
@@ -200,58 +201,6 @@ impl Fft {
     }
 }
 
-/// Elements resident on the device in the digit-major layout.  A vector
-/// belongs to the plan that made it: every operation checks its prime, N,
-/// batch, OpenCL context and plan, and refuses a vector made for another
-/// ([`Error::Misuse`]).  Dropping it frees the device memory.
-pub struct DeviceVec {
-    /// N · batch · k words (invariant, checked on every use).
-    buf: Buffer<u64>,
-    owner: Owner,
-    /// False after an operation on it failed part-way: its contents are then
-    /// undefined, and every later use is refused rather than computing on them.
-    valid: bool,
-}
-
-/// What a vector was made for; all of it must match the plan that uses it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Owner {
-    plan: u64,
-    session: u64,
-    prime: String,
-    k: usize,
-    n: usize,
-    batch: usize,
-}
-
-impl DeviceVec {
-    /// N · batch elements.
-    pub fn len(&self) -> usize {
-        self.owner.n * self.owner.batch
-    }
-    /// Never true (a plan has N ≥ 2 and batch ≥ 1); for symmetry with [`DeviceVec::len`].
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The transform size N of the plan that made it.
-    pub fn n(&self) -> usize {
-        self.owner.n
-    }
-    /// The number of vectors of size N it holds.
-    pub fn batch(&self) -> usize {
-        self.owner.batch
-    }
-    /// The [`Plan::id`] of the plan that made it.
-    pub fn plan_id(&self) -> u64 {
-        self.owner.plan
-    }
-    /// Whether its contents are defined: false after an operation on it
-    /// failed part-way (every later use is then refused).
-    pub fn is_valid(&self) -> bool {
-        self.valid
-    }
-}
-
 /// Ids of plans, unique in the process.
 static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -345,7 +294,7 @@ impl Plan {
     }
 
     fn new_vec(&self, buf: Buffer<u64>) -> DeviceVec {
-        DeviceVec { buf, owner: self.owner.clone(), valid: true }
+        DeviceVec::new(buf, self.owner.clone())
     }
 
     /// Uploads N·batch values (< p each, vector after vector).
@@ -478,27 +427,7 @@ impl Plan {
     /// Refuses a vector made for another session, prime, size, batch or
     /// plan, and one whose contents are undefined.
     fn check_vec(&self, v: &DeviceVec) -> Result<()> {
-        let (mine, its) = (&self.owner, &v.owner);
-        if its.session != mine.session {
-            return Err(Misuse::OtherSession { vector: its.session, plan: mine.session }.into());
-        }
-        if (&its.prime, its.k) != (&mine.prime, mine.k) {
-            return Err(Misuse::OtherPrime { vector: its.prime.clone(), vector_k: its.k, plan: mine.prime.clone(), plan_k: mine.k }.into());
-        }
-        if (its.n, its.batch) != (mine.n, mine.batch) {
-            return Err(Misuse::OtherSize { vector_n: its.n, vector_batch: its.batch, plan_n: mine.n, plan_batch: mine.batch }.into());
-        }
-        if its.plan != mine.plan {
-            return Err(Misuse::OtherPlan { vector: its.plan, plan: mine.plan }.into());
-        }
-        if !v.valid {
-            return Err(Misuse::Undefined.into());
-        }
-        let words = self.total() * mine.k;
-        if v.buf.len() != words {
-            return Err(Error::internal(format!("this device vector's buffer holds {} words, the plan's vectors {words}", v.buf.len())));
-        }
-        Ok(())
+        self.owner.admits(v)
     }
 
     fn check_len(&self, len: usize) -> Result<()> {

@@ -18,6 +18,7 @@ pub mod bench;
 mod cache;
 pub mod check;
 mod device;
+mod device_vec;
 mod error;
 #[cfg(feature = "faults")]
 pub mod faults;
@@ -36,6 +37,7 @@ pub mod smallprime;
 
 pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};
+pub use device_vec::DeviceVec;
 pub use error::{Error, Misuse, Result, INSTALL_HINT};
-pub use fft::{DeviceVec, Fft, FftOptions, Plan};
+pub use fft::{Fft, FftOptions, Plan};
 pub use session::Session;
