@@ -2,7 +2,7 @@
 #   make install  installs what is missing, builds, copies srgfn to BINDIR
 #   make demo     installs what is missing, builds, runs a checked job on the default device
 #   make test     installs what is missing, runs the whole test suite (PoCL when no GPU)
-#   make lint     cargo fmt --check and clippy with warnings as errors (CI runs both)
+#   make lint     cargo fmt --check, clippy and rustdoc with warnings as errors (CI runs it)
 
 SHELL := /bin/bash
 CARGO ?= cargo
@@ -40,6 +40,7 @@ lint: deps
 	@if command -v rustup >/dev/null; then for c in rustfmt clippy; do rustup component list --installed | grep -q "^$$c" || rustup component add $$c; done; fi
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --locked
 
 bench: build
 	$(CARGO) bench

@@ -122,7 +122,7 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
 
 /// Operation model of the field arithmetic (documented in docs/performance.md):
 /// (64-bit multiplies, 64-bit adds/compares/selects) per operation.
-pub mod model {
+pub(crate) mod model {
     /// f_add / f_sub: per digit an add, two compares, a select, plus the fold.
     pub fn add(k: usize) -> (f64, f64) {
         (0.0, 6.0 * k as f64)
@@ -146,7 +146,7 @@ fn add2(a: (f64, f64), b: (f64, f64), times: f64) -> (f64, f64) {
 }
 
 /// (multiplies, adds) of one forward transform of a plan.
-pub fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> (f64, f64) {
+pub(crate) fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix) -> (f64, f64) {
     let k = shape.k;
     let total = (shape.n * shape.batch) as f64;
     let mut ops = (0.0, 0.0);
@@ -271,7 +271,7 @@ fn record(prime: &Prime, n: usize, variant: String, mul: &str, t: Times, reps: u
 
 /// General twiddle products (f_mul calls) of one forward transform of a plan:
 /// inputs t > 0 of blocks with κ > 0, in every pass after the first.
-pub fn twiddle_products(shape: &PlanShape) -> f64 {
+pub(crate) fn twiddle_products(shape: &PlanShape) -> f64 {
     let total = (shape.n * shape.batch) as f64;
     shape
         .passes

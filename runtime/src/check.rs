@@ -69,7 +69,7 @@ impl CheckSpec {
 /// The transform sizes checked for a prime: 2, K/2, K, 2K, K², 2K², K³,
 /// 2^12 and 2^16 (sizes that are and are not powers of K), as far as the
 /// host reference stays within `budget` digit products.
-pub fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
+pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
     let kk = prime.base_size();
     let k = prime.k() as f64;
     let mut v: Vec<usize> = vec![2, kk / 2, kk, 2 * kk, kk * kk, 2 * kk * kk, kk * kk * kk, 1 << 12, 1 << 16];
@@ -81,7 +81,7 @@ pub fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
 }
 
 /// Edge values, then random elements, n in all.
-pub fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
+pub(crate) fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let r = field.r();
     let mut v = field.edge_values();
@@ -114,7 +114,7 @@ fn case(prime: &Prime, name: String, report: &mut dyn FnMut(&Case), f: impl FnOn
 
 /// The field operations of one f_mul form on every pair of edge values and
 /// on random pairs, against the host: (passed, what was compared or what differed).
-pub fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool, String)> {
+pub(crate) fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool, String)> {
     let opts = KernelOptions { radix: Radix::R2, mul, ptx: default_ptx(session) };
     field_ops_of(&FieldKernels::with_options(session, prime, opts)?, prime)
 }

@@ -51,7 +51,7 @@ pub struct FftOptions {
     pub radix: Option<Radix>,
     /// Base-case variant (default: the first of [`emit::variants_for`]).
     pub variant: Option<Variant>,
-    /// Multiplication form (default: [`crate::kernels::default_mul`]).
+    /// Multiplication form (default: `SRGFN_MUL` when set, else wide64).
     pub mul: Option<MulForm>,
 }
 
@@ -461,7 +461,7 @@ impl Plan {
 
     /// Forward DFT of every vector: X_j = Σ_i x_i ω^{ij}, ω = `srgfn roots` of N.
     /// [`Error::Misuse`] for a vector of another plan; if a launch fails the
-    /// vector is marked undefined ([`Misuse::Undefined`] on later use).
+    /// vector is marked undefined ([`crate::Misuse::Undefined`] on later use).
     pub fn forward(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.run(v)
     }

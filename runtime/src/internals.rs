@@ -13,8 +13,9 @@ use crate::{Result, Session};
 pub use crate::kernels::FieldKernels;
 pub use crate::layout::{from_digit_major, to_digit_major};
 
-/// [`crate::check::field_ops`] on kernels already emitted: (passed, what
-/// was compared or what differed).
+/// The field-operation check of `srgfn check` (f_mul, f_add, f_sub and
+/// shifts on every pair of edge values and on random pairs, against the
+/// host) on kernels already emitted: (passed, what was compared or what differed).
 pub fn field_ops_of(fk: &FieldKernels, prime: &Prime) -> Result<(bool, String)> {
     crate::check::field_ops_of(fk, prime)
 }

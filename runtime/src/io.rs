@@ -33,7 +33,7 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 pub fn no_progress(_: u64) {}
 
 /// Parses one value written in decimal or 0x-hex.
-pub fn parse_value(s: &str) -> Option<BigUint> {
+pub(crate) fn parse_value(s: &str) -> Option<BigUint> {
     let s = s.trim();
     match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => BigUint::parse_bytes(h.as_bytes(), 16),

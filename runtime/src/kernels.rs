@@ -170,7 +170,7 @@ impl FieldKernels {
     pub fn radix(&self) -> Radix {
         self.opts.radix
     }
-    /// How f_mul forms its digit products (see [`default_mul`]).
+    /// How f_mul forms its digit products (`SRGFN_MUL` when set, else wide64).
     pub fn mul(&self) -> MulForm {
         self.opts.mul
     }
@@ -372,7 +372,7 @@ impl FieldKernels {
         self.aux("pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)])
     }
 
-    /// W[t] ← A[t >> log_c]·B[t mod 2^log_c] for t < n (all digit-major).
+    /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (all digit-major).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
         self.aux("pointwise.cl", "outer_product", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n)])
     }

@@ -6,9 +6,9 @@
 //! buffers) and [`DeviceVec`] (data resident on the device, tied to its
 //! plan); [`Error`] and [`Result`]; the modules [`memory`] (checks before
 //! allocating), [`io`] (element files), [`check`] (a device's self-test) and
-//! the benchmark support [`bench`], [`microbench`] and [`smallprime`] that
+//! the benchmark support [`mod@bench`], [`microbench`] and [`smallprime`] that
 //! `srgfn bench` drives.  Everything else is internal; the workspace tests
-//! reach the kernel level through [`internals`] (cargo feature `internals`).
+//! reach the kernel level through `srgfn::internals` (cargo feature `internals`).
 //!
 //! The guide below (`docs/usage.md`) is part of these docs, so its examples run as tests.
 #![doc = include_str!("../../docs/usage.md")]
