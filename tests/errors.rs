@@ -11,7 +11,7 @@ use srgfn::memory::Shortfall;
 use srgfn::smallprime::SmallPrimeFft;
 use srgfn::{select_device, Error, Fft, FftOptions, Misuse, ProgramCache, Session};
 use srgfn_gen::emit::{EmitError, Variant};
-use srgfn_gen::{catalog, Field, PrimeError, Prime};
+use srgfn_gen::{catalog, Field, Prime, PrimeError};
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed")

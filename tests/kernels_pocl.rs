@@ -204,11 +204,7 @@ fn kernels_for_k64_and_k128_match_the_host() {
 #[test]
 fn a_searched_prime_with_three_terms_works_too() {
     // not in the catalog: (2^59+2^57+2^39)^8+1 style radices with headroom
-    let found = srgfn_gen::search::search(
-        &srgfn_gen::search::SearchSpec { k: 4, terms: 3, w_min: 58, w_max: 58 },
-        &|| {},
-    )
-    .unwrap();
+    let found = srgfn_gen::search::search(&srgfn_gen::search::SearchSpec { k: 4, terms: 3, w_min: 58, w_max: 58 }, &|| {}).unwrap();
     let prime = found.first().expect("some 3-term prime with w = 58, k = 4").clone();
     let s = session();
     for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
@@ -235,7 +231,6 @@ fn a_build_failure_reports_the_log_and_the_source_path() {
     assert!(log.contains("undefined_name"), "{log}");
     assert_eq!(kept_source.unwrap().to_str(), Some(path));
 }
-
 
 /// Many work-groups of the local-memory variants at once, several times: a
 /// race between work-groups shows as a moving error.

@@ -54,7 +54,10 @@ fn the_message_names_every_amount() {
     let err = format!("{:#}", check_transform(prime, 31, Some(&dev)).unwrap_err());
     let host = human((1u128 << 31) * memory::transform_host_bytes_per_element(prime));
     // data and scratch 2 × 128 GiB, twiddle table 2^27 elements = 8 GiB
-    assert!(err.starts_with("N = 2^31 needs 264 GiB on the device (largest buffer 128 GiB; Test GPU has 140 GiB, largest buffer 35 GiB)"), "{err}");
+    assert!(
+        err.starts_with("N = 2^31 needs 264 GiB on the device (largest buffer 128 GiB; Test GPU has 140 GiB, largest buffer 35 GiB)"),
+        "{err}"
+    );
     assert!(err.contains(&format!(" and {host} of host memory for the input and output (")), "{err}");
     assert!(err.ends_with(" free)"), "{err}");
     // what fits is accepted, and a too large buffer alone is refused
@@ -76,7 +79,8 @@ fn the_message_names_every_amount() {
 #[test]
 fn host_memory_is_read_and_checked() {
     let free = host_available().expect("Linux has /proc/meminfo");
-    let total: u64 = std::fs::read_to_string("/proc/meminfo").unwrap().lines().next().unwrap().split_whitespace().nth(1).unwrap().parse().unwrap();
+    let total: u64 =
+        std::fs::read_to_string("/proc/meminfo").unwrap().lines().next().unwrap().split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(free > 0 && free <= total * 1024, "{free} of {total} KiB");
     memory::check_host("a little", 1 << 20).unwrap();
     let err = format!("{:#}", memory::check_host("downloading everything", free as u128 * 2).unwrap_err());

@@ -5,7 +5,7 @@ use num_traits::One;
 use srgfn_gen::primality::{is_probable_prime, miller_rabin, strong_lucas};
 use srgfn_gen::search::{search, SearchSpec};
 use srgfn_gen::{catalog, Prime, PrimeError};
-use srgfn_suite::proof::{proves_srgfn_prime, pocklington_proves_prime, prime_factors};
+use srgfn_suite::proof::{pocklington_proves_prime, prime_factors, proves_srgfn_prime};
 
 #[test]
 fn catalog_valuations_are_computed_from_p() {
@@ -118,10 +118,7 @@ fn search_reports_catalog_primes() {
             assert!(!fermat.is_one(), "({radix})^8+1 was not reported but passes a Fermat test");
         }
     }
-    assert!(matches!(
-        search(&SearchSpec { k: 12, terms: 2, w_min: 60, w_max: 61 }, &|| {}),
-        Err(PrimeError::K(_))
-    ));
+    assert!(matches!(search(&SearchSpec { k: 12, terms: 2, w_min: 60, w_max: 61 }, &|| {}), Err(PrimeError::K(_))));
 }
 
 #[test]

@@ -39,7 +39,11 @@ fn check(sp: &mut SmallPrimeFft, input: &[u32], what: &str) -> Vec<u32> {
 fn random_input(sp: &SmallPrimeFft, seed: u64) -> Vec<u32> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let n = sp.n();
-    sp.primes().q.iter().flat_map(|&q| (0..n).map(|e| [q - 1, 0].get(e).copied().unwrap_or_else(|| rng.gen_range(0..q))).collect::<Vec<_>>()).collect()
+    sp.primes()
+        .q
+        .iter()
+        .flat_map(|&q| (0..n).map(|e| [q - 1, 0].get(e).copied().unwrap_or_else(|| rng.gen_range(0..q))).collect::<Vec<_>>())
+        .collect()
 }
 
 #[test]

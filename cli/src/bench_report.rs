@@ -90,7 +90,8 @@ impl Output {
     fn write(&self, complete: bool) -> Result<()> {
         let records = self.records();
         if let Some(path) = &self.json {
-            let report = Report { device: self.device.clone(), roofline: self.roof, complete, micro: &self.micro, records: records.clone() };
+            let report =
+                Report { device: self.device.clone(), roofline: self.roof, complete, micro: &self.micro, records: records.clone() };
             write_atomic(path, (serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
         }
         if let Some(path) = &self.plot {
@@ -105,7 +106,14 @@ impl Output {
     pub fn micro_table(&self) -> String {
         let mut t = format!("{:<22} {:<6} {:<12} {:>10} {:>10}\n", "prime", "kernel", "f_mul", "median ms", "G/s");
         for r in &self.micro {
-            t.push_str(&format!("{:<22} {:<6} {:<12} {:>10.4} {:>10.2}\n", r.prime, r.kernel, format!("{}{}", r.mul, if r.ptx { "+ptx" } else { "" }), r.median_ms, r.rate_g));
+            t.push_str(&format!(
+                "{:<22} {:<6} {:<12} {:>10.4} {:>10.2}\n",
+                r.prime,
+                r.kernel,
+                format!("{}{}", r.mul, if r.ptx { "+ptx" } else { "" }),
+                r.median_ms,
+                r.rate_g
+            ));
         }
         t
     }

@@ -5,9 +5,9 @@ use clap::Args;
 use srgfn::check::{run, CheckSpec};
 use srgfn_gen::catalog;
 
+use super::opts::DeviceOpts;
 use super::opts::{MulArg, VariantArg};
 use super::primes::parse_prime;
-use super::opts::DeviceOpts;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -30,7 +30,8 @@ pub struct CheckArgs {
 
 pub fn check(args: CheckArgs) -> Result<()> {
     let session = args.dev.session()?;
-    let primes = if args.prime.is_empty() { catalog().to_vec() } else { args.prime.iter().map(|p| parse_prime(p)).collect::<Result<_>>()? };
+    let primes =
+        if args.prime.is_empty() { catalog().to_vec() } else { args.prime.iter().map(|p| parse_prime(p)).collect::<Result<_>>()? };
     let mut spec = CheckSpec::new(&session, primes)?;
     if !args.mul.is_empty() {
         spec.muls = args.mul.iter().map(|m| m.form()).collect();

@@ -46,11 +46,7 @@ fn draw_plot(records: &[Record], title: &str, svg: &mut String) -> Result<(), Bo
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
     }
     chart.configure_series_labels().border_style(BLACK).label_font(("sans-serif", 11)).position(SeriesLabelPosition::UpperLeft).draw()?;
-    let caption = if pct_max > 100.0 {
-        "% of roofline (above 100: the model over-counts)"
-    } else {
-        "% of roofline (higher is better)"
-    };
+    let caption = if pct_max > 100.0 { "% of roofline (above 100: the model over-counts)" } else { "% of roofline (higher is better)" };
     let mut chart = ChartBuilder::on(&right)
         .caption(caption, ("sans-serif", 16))
         .margin(10)

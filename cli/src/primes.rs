@@ -105,7 +105,8 @@ pub fn run(cmd: PrimesCommand) -> Result<()> {
 /// The catalog, each prime re-validated on every core (the primality tests
 /// of the large primes take seconds).
 fn validated_catalog() -> Result<Vec<PrimeInfo>> {
-    let step = Step::start(format!("validating the {} catalog primes (primality tests)", CATALOG.len()), CATALOG.len() as u64, Unit::Items, true);
+    let step =
+        Step::start(format!("validating the {} catalog primes (primality tests)", CATALOG.len()), CATALOG.len() as u64, Unit::Items, true);
     CATALOG
         .par_iter()
         .map(|expr| {

@@ -71,7 +71,14 @@ pub fn check_json_target(json: Option<&Path>, output: Option<&Path>) -> Result<(
 /// Ends `fft` or `polymul`: adds the phases, the total and the `--verify`
 /// result to the command's own `fields`, writes them to `--json` when given,
 /// and fails with `failure` when the verification failed.
-pub fn conclude(json: Option<&Path>, mut fields: Value, phases: &Phases, open_ms: f64, verified: Option<bool>, failure: &str) -> Result<()> {
+pub fn conclude(
+    json: Option<&Path>,
+    mut fields: Value,
+    phases: &Phases,
+    open_ms: f64,
+    verified: Option<bool>,
+    failure: &str,
+) -> Result<()> {
     if let Some(path) = json {
         let object = fields.as_object_mut().expect("fields are a JSON object");
         object.insert("device_open_ms".into(), json!(round3(open_ms)));

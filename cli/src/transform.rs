@@ -294,7 +294,8 @@ pub fn fft(args: FftArgs) -> Result<()> {
     plan.finish()?;
     phases.mark("upload");
     {
-        let _step = Step::spinner(format!("{direction} FFT of N = 2^{} on {}", n.trailing_zeros(), fft.session().device().name.trim()), long);
+        let _step =
+            Step::spinner(format!("{direction} FFT of N = 2^{} on {}", n.trailing_zeros(), fft.session().device().name.trim()), long);
         if args.inverse {
             plan.inverse(&mut v)?;
         } else {

@@ -96,7 +96,8 @@ fn counts_and_sizes_share_one_syntax() {
     assert_eq!(texts[0].lines().count(), 16);
     let o = srgfn(&["random", "--prime", P, "--count", "1K"]);
     assert_eq!(stdout(&o).lines().count(), 1024);
-    let roots: Vec<String> = ["1048576", "2^20", "1M", "1024K"].iter().map(|n| stdout(&srgfn(&["roots", "--prime", P, "--n", n]))).collect();
+    let roots: Vec<String> =
+        ["1048576", "2^20", "1M", "1024K"].iter().map(|n| stdout(&srgfn(&["roots", "--prime", P, "--n", n]))).collect();
     assert!(roots.iter().all(|r| r == &roots[0] && !r.is_empty()), "{roots:?}");
     let o = srgfn(&["plan", "--prime", P, "--n", "1K", "--batch", "2^2"]);
     assert!(o.status.success() && stdout(&o).contains("batch 4"), "{}", stdout(&o));

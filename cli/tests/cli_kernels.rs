@@ -50,14 +50,19 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
                 assert!(src[..decl].trim_end().ends_with("__kernel") || src[..decl].contains("__kernel __attribute__"), "{file:?}");
                 // the C parameter list is the manifest's, name by name and type by type
                 let open = decl + format!("void {name}(").len();
-                let params: Vec<String> = src[open..open + src[open..].find(')').unwrap()].split(',').map(|p| p.trim().to_string()).collect();
+                let params: Vec<String> =
+                    src[open..open + src[open..].find(')').unwrap()].split(',').map(|p| p.trim().to_string()).collect();
                 let args: Vec<&str> = kernel["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
                 assert_eq!(params.len(), args.len(), "{name}: {params:?} vs {args:?}");
                 for (p, a) in params.iter().zip(&args) {
                     let (aname, rest) = a.split_once(": ").unwrap();
                     let aty = rest.split(" — ").next().unwrap();
                     assert!(p.ends_with(aname), "{name}: parameter {p} vs manifest {a}");
-                    assert_eq!(p[..p.len() - aname.len()].split_whitespace().collect::<Vec<_>>().join(" "), aty.split_whitespace().collect::<Vec<_>>().join(" "), "{name}: {p} vs {a}");
+                    assert_eq!(
+                        p[..p.len() - aname.len()].split_whitespace().collect::<Vec<_>>().join(" "),
+                        aty.split_whitespace().collect::<Vec<_>>().join(" "),
+                        "{name}: {p} vs {a}"
+                    );
                 }
             }
             assert!(m["kernels"].as_array().unwrap().iter().any(|k| k["descriptor"]["butterflies"].as_u64() > Some(0)));

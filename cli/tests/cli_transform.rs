@@ -47,8 +47,23 @@ fn binary_format_round_trips() {
     assert_eq!(std::fs::metadata(&bin).unwrap().len(), 64 * 8 * 8);
     let f1 = tmp("f.bin");
     let f2 = tmp("g.bin");
-    assert!(srgfn(&["fft", "--prime", P, "--input", bin.to_str().unwrap(), "--format", "bin", "--output", f1.to_str().unwrap()]).status.success());
-    assert!(srgfn(&["fft", "--prime", P, "--input", f1.to_str().unwrap(), "--format", "bin", "--inverse", "--output", f2.to_str().unwrap()]).status.success());
+    assert!(srgfn(&["fft", "--prime", P, "--input", bin.to_str().unwrap(), "--format", "bin", "--output", f1.to_str().unwrap()])
+        .status
+        .success());
+    assert!(srgfn(&[
+        "fft",
+        "--prime",
+        P,
+        "--input",
+        f1.to_str().unwrap(),
+        "--format",
+        "bin",
+        "--inverse",
+        "--output",
+        f2.to_str().unwrap()
+    ])
+    .status
+    .success());
     assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&f2).unwrap());
 }
 
@@ -209,7 +224,8 @@ fn phase_names(report: &serde_json::Value) -> Vec<String> {
 fn fft_reports_device_size_phases_and_verification_as_json() {
     let out = tmp("fj.txt");
     let report = tmp("fj.json");
-    let o = srgfn(&["fft", "--prime", P, "--random", "2^6", "--verify", "--json", report.to_str().unwrap(), "--output", out.to_str().unwrap()]);
+    let o =
+        srgfn(&["fft", "--prime", P, "--random", "2^6", "--verify", "--json", report.to_str().unwrap(), "--output", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v = json_file(&report);
     assert_eq!(v["n"], 64);
@@ -221,7 +237,19 @@ fn fft_reports_device_size_phases_and_verification_as_json() {
     assert!(stderr(&o).contains("verified at 2 random outputs"), "{}", stderr(&o));
     // the inverse of the output, verified against the definition, as JSON on stdout
     let back = tmp("fj2.txt");
-    let o = srgfn(&["fft", "--prime", P, "--input", out.to_str().unwrap(), "--inverse", "--verify", "--json", "-", "--output", back.to_str().unwrap()]);
+    let o = srgfn(&[
+        "fft",
+        "--prime",
+        P,
+        "--input",
+        out.to_str().unwrap(),
+        "--inverse",
+        "--verify",
+        "--json",
+        "-",
+        "--output",
+        back.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((v["direction"].as_str(), v["verified"].as_bool(), v["format"].as_str()), (Some("inverse"), Some(true), Some("text")));
@@ -238,15 +266,30 @@ fn polymul_labels_every_number_and_reports_json() {
     srgfn(&["random", "--prime", P, "--count", "100", "--seed", "1", "--output", a.to_str().unwrap()]);
     srgfn(&["random", "--prime", P, "--count", "50", "--seed", "2", "--output", b.to_str().unwrap()]);
     let (c, report) = (tmp("pc.txt"), tmp("pc.json"));
-    let o = srgfn(&["polymul", "--prime", P, a.to_str().unwrap(), b.to_str().unwrap(), "--verify", "--output", c.to_str().unwrap(), "--json", report.to_str().unwrap()]);
+    let o = srgfn(&[
+        "polymul",
+        "--prime",
+        P,
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--verify",
+        "--output",
+        c.to_str().unwrap(),
+        "--json",
+        report.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v = json_file(&report);
-    assert_eq!((v["len_a"].as_u64(), v["len_b"].as_u64(), v["len_c"].as_u64(), v["n"].as_u64()), (Some(100), Some(50), Some(149), Some(256)));
+    assert_eq!(
+        (v["len_a"].as_u64(), v["len_b"].as_u64(), v["len_c"].as_u64(), v["n"].as_u64()),
+        (Some(100), Some(50), Some(149), Some(256))
+    );
     assert_eq!(v["verified"], true);
     assert_eq!(phase_names(&v), ["read A", "read B", "device", "kernels", "product", "verify", "write"]);
     let summary = stderr(&o).lines().last().unwrap().to_string();
     // every number has a label: a size, or a phase name before its time
-    for label in ["100 × 50 coefficients", "149 coefficients", "N = 2^8", "product ", "total ", "read A ", "read B ", "kernels ", "write "] {
+    for label in ["100 × 50 coefficients", "149 coefficients", "N = 2^8", "product ", "total ", "read A ", "read B ", "kernels ", "write "]
+    {
         assert!(summary.contains(label), "no '{label}' in {summary}");
     }
     let times = summary.matches(" ms").count();
@@ -255,7 +298,18 @@ fn polymul_labels_every_number_and_reports_json() {
     let (ab, bb, cb) = (tmp("pa.bin"), tmp("pb.bin"), tmp("pc.bin"));
     srgfn(&["random", "--prime", P, "--count", "100", "--seed", "1", "--format", "bin", "--output", ab.to_str().unwrap()]);
     srgfn(&["random", "--prime", P, "--count", "50", "--seed", "2", "--format", "bin", "--output", bb.to_str().unwrap()]);
-    let o = srgfn(&["polymul", "--prime", P, ab.to_str().unwrap(), bb.to_str().unwrap(), "--format", "bin", "--verify", "--output", cb.to_str().unwrap()]);
+    let o = srgfn(&[
+        "polymul",
+        "--prime",
+        P,
+        ab.to_str().unwrap(),
+        bb.to_str().unwrap(),
+        "--format",
+        "bin",
+        "--verify",
+        "--output",
+        cb.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let field = srgfn_gen::Field::new(&Prime::parse(P).unwrap());
     let words: Vec<u64> = std::fs::read(&cb).unwrap().chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).collect();
@@ -305,11 +359,20 @@ fn sizes_that_do_not_fit_are_refused_with_the_limits() {
         std::fs::File::create(f).unwrap().set_len(200 << 30).unwrap();
     }
     let (bin_s, text_s) = (bin.to_str().unwrap(), text.to_str().unwrap());
-    refused_with_limits(&["fft", "--prime", P, "--input", bin_s, "--format", "bin"], "huge.bin (214748364800 bytes: 3355443200 elements): N = 2^32 needs ");
-    refused_with_limits(&["fft", "--prime", P, "--input", text_s], "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ");
+    refused_with_limits(
+        &["fft", "--prime", P, "--input", bin_s, "--format", "bin"],
+        "huge.bin (214748364800 bytes: 3355443200 elements): N = 2^32 needs ",
+    );
+    refused_with_limits(
+        &["fft", "--prime", P, "--input", text_s],
+        "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ",
+    );
     let small = tmp("one.txt");
     std::fs::write(&small, "5\n").unwrap();
-    refused_with_limits(&["polymul", "--prime", P, small.to_str().unwrap(), text_s], "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ");
+    refused_with_limits(
+        &["polymul", "--prime", P, small.to_str().unwrap(), text_s],
+        "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ",
+    );
     std::fs::remove_file(bin).ok();
     std::fs::remove_file(text).ok();
 }
@@ -318,7 +381,9 @@ fn sizes_that_do_not_fit_are_refused_with_the_limits() {
 /// an overflow (the plan's byte counts are checked before they are summed).
 #[test]
 fn plans_and_benchmarks_of_any_size_do_not_overflow() {
-    for (n, batch, needle) in [("2^62", "1", "N = 2^62 × batch 1 needs 528 EiB on the device"), ("2^20", "2^21", "--batch 2^21 is too large: at most 2^20")] {
+    for (n, batch, needle) in
+        [("2^62", "1", "N = 2^62 × batch 1 needs 528 EiB on the device"), ("2^20", "2^21", "--batch 2^21 is too large: at most 2^20")]
+    {
         let o = srgfn(&["plan", "--prime", P, "--n", n, "--batch", batch]);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert!(stderr(&o).contains(needle), "{}", stderr(&o));

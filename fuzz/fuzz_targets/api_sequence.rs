@@ -171,7 +171,11 @@ fn run(data: &[u8]) {
                         if corrupt {
                             vals[at] = f.prime().modulus() + elems.word() % 3;
                         }
-                        if how == 0 { lp.plan.upload(&vals) } else { lp.plan.upload_padded(&vals) }
+                        if how == 0 {
+                            lp.plan.upload(&vals)
+                        } else {
+                            lp.plan.upload_padded(&vals)
+                        }
                     }
                     _ => {
                         if corrupt {
@@ -180,7 +184,11 @@ fn run(data: &[u8]) {
                                 want[at][0] = f.r(); // (0, …, 0, r) is p − 1, a valid element
                             }
                         }
-                        if how == 2 { lp.plan.upload_digits(&want) } else { lp.plan.upload_digit_words(&want.concat()) }
+                        if how == 2 {
+                            lp.plan.upload_digits(&want)
+                        } else {
+                            lp.plan.upload_digit_words(&want.concat())
+                        }
                     }
                 };
                 let padded = (how == 1 || how == 3) && len <= total; // the padding uploads

@@ -13,16 +13,19 @@ fuzz_target!(|data: &[u8]| {
     let f = Field::new(prime);
     let k = prime.k();
     let s = data[1] as i64 - 128;
-    let words: Vec<u64> = data[2..].chunks(8).map(|c| {
-        let mut b = [0u8; 8];
-        b[..c.len()].copy_from_slice(c);
-        // bias towards the edges of the digit range
-        match u64::from_le_bytes(b) % 5 {
-            0 => prime.r() - 1,
-            1 => prime.r(),
-            _ => u64::from_le_bytes(b),
-        }
-    }).collect();
+    let words: Vec<u64> = data[2..]
+        .chunks(8)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            // bias towards the edges of the digit range
+            match u64::from_le_bytes(b) % 5 {
+                0 => prime.r() - 1,
+                1 => prime.r(),
+                _ => u64::from_le_bytes(b),
+            }
+        })
+        .collect();
     if words.len() < 2 * k {
         return;
     }

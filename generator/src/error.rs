@@ -67,7 +67,9 @@ pub enum SizeError {
     #[error("N = {0} is not a power of two")]
     NotPowerOfTwo(String),
     /// N = 2^log_n is outside 2^min … 2^max, 2^max the largest power of two dividing p − 1.
-    #[error("N = 2^{log_n} is out of range for {prime}: allowed are 2^{min} to 2^{max} (2^{max} is the largest power of two dividing p-1)")]
+    #[error(
+        "N = 2^{log_n} is out of range for {prime}: allowed are 2^{min} to 2^{max} (2^{max} is the largest power of two dividing p-1)"
+    )]
     OutOfRange {
         /// log2 of the N asked for.
         log_n: u32,

@@ -274,7 +274,6 @@ impl Field {
         Ok(self.pow(x, &e))
     }
 
-
     /// Inverse of a small integer n modulo p, as digits (used for 1/N scaling).
     pub fn inv_u64(&self, n: u64) -> Result<Digits, FieldError> {
         let p = self.prime.modulus();
@@ -290,7 +289,6 @@ impl Field {
     pub fn r_pow(&self, s: i64) -> Digits {
         self.negacyclic_shift(&self.one(), s)
     }
-
 }
 
 /// Unsigned 192-bit accumulator for sums of at most 2^64 products below 2^128.

@@ -35,7 +35,11 @@ pub fn stage_table(prime: &Prime, prog: &Program) -> String {
     );
     let amounts: Vec<String> = d.shift_amounts.iter().map(|a| a.to_string()).collect();
     let _ = writeln!(s, "shift amounts used: {}", if amounts.is_empty() { "none".into() } else { amounts.join(", ") });
-    let _ = writeln!(s, "\nslots x0 … x{} hold the inputs; each butterfly reads its slots (times the shown r^s) and writes its outputs back in order.", prog.size - 1);
+    let _ = writeln!(
+        s,
+        "\nslots x0 … x{} hold the inputs; each butterfly reads its slots (times the shown r^s) and writes its outputs back in order.",
+        prog.size - 1
+    );
     for (i, st) in prog.stages.iter().enumerate() {
         let _ = writeln!(s, "\nstage {}: {} × DFT_{}", i + 1, st.butterflies.len(), st.radix());
         for bf in &st.butterflies {
@@ -43,13 +47,8 @@ pub fn stage_table(prime: &Prime, prog: &Program) -> String {
             let _ = writeln!(s, "  DFT_{}({})", bf.radix(), ins.join(", "));
         }
     }
-    let outs: Vec<String> = prog
-        .output_slots
-        .iter()
-        .zip(&prog.output_shifts)
-        .enumerate()
-        .map(|(j, (&sl, &sh))| format!("X{j}={}", term(sl, sh)))
-        .collect();
+    let outs: Vec<String> =
+        prog.output_slots.iter().zip(&prog.output_shifts).enumerate().map(|(j, (&sl, &sh))| format!("X{j}={}", term(sl, sh))).collect();
     let _ = writeln!(s, "\noutput (natural order):\n  {}", outs.join("  "));
     s
 }
@@ -78,17 +77,14 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
                 .map(|bf| {
                     let lo = bf.slots.iter().copied().min().unwrap_or(0);
                     let hi = bf.slots.iter().copied().max().unwrap_or(0);
-                    let lane = (0..)
-                        .find(|&l| !used.iter().any(|&(a, b, ul)| ul == l && a <= hi && lo <= b))
-                        .unwrap_or(0);
+                    let lane = (0..).find(|&l| !used.iter().any(|&(a, b, ul)| ul == l && a <= hi && lo <= b)).unwrap_or(0);
                     used.push((lo, hi, lane));
                     lane
                 })
                 .collect()
         })
         .collect();
-    let col_widths: Vec<f64> =
-        lanes.iter().map(|l| (l.iter().copied().max().unwrap_or(0) + 1) as f64 * lane_w + 60.0).collect();
+    let col_widths: Vec<f64> = lanes.iter().map(|l| (l.iter().copied().max().unwrap_or(0) + 1) as f64 * lane_w + 60.0).collect();
     let cols = prog.stages.len();
     let total: f64 = col_widths.iter().sum();
     let title = format!("DFT_{n} over {prime}, radix {}: {cols} stages", prog.radix.number());
@@ -97,10 +93,8 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
     let height = top + row_h * n as f64 + 30.0;
     let y = |slot: usize| top + row_h * slot as f64;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="11">"#
-    );
+    let _ =
+        writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="11">"#);
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(s, r#"<text x="{TITLE_X}" y="{TITLE_Y}" font-size="{TITLE_SIZE}">{title}</text>"#);
     for slot in 0..n {

@@ -4,8 +4,8 @@
 //! positive leading term (r = 2^w ± 2^u is the thesis's SRGFN case).  The
 //! textual form users write is `(2^63+2^34)^8+1`; spaces are ignored.
 
-use std::fmt;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use num_bigint::BigUint;
@@ -64,10 +64,7 @@ impl SparseRadix {
     /// a negative leading term, more than [`MAX_TERMS`] terms and r ∉ (1, 2^64).
     pub fn new(mut terms: Vec<Term>) -> Result<Self, PrimeError> {
         if terms.is_empty() || terms.len() > MAX_TERMS {
-            return Err(PrimeError::Radix(format!(
-                "a radix needs 1 to {MAX_TERMS} power-of-two terms, got {}",
-                terms.len()
-            )));
+            return Err(PrimeError::Radix(format!("a radix needs 1 to {MAX_TERMS} power-of-two terms, got {}", terms.len())));
         }
         terms.sort_by_key(|t| std::cmp::Reverse(t.exp));
         if let Some(w) = terms.windows(2).find(|w| w[0].exp == w[1].exp) {
@@ -77,10 +74,7 @@ impl SparseRadix {
             return Err(PrimeError::Radix("the leading term of the radix must be positive".into()));
         }
         if terms[0].exp > 64 {
-            return Err(PrimeError::Radix(format!(
-                "radix 2^{}... is not below 2^64 (each digit must fit a 64-bit word)",
-                terms[0].exp
-            )));
+            return Err(PrimeError::Radix(format!("radix 2^{}... is not below 2^64 (each digit must fit a 64-bit word)", terms[0].exp)));
         }
         let mut v: i128 = 0;
         for t in &terms {
@@ -88,10 +82,7 @@ impl SparseRadix {
             v += if t.sign == Sign::Plus { m } else { -m };
         }
         if v >= 1i128 << 64 {
-            return Err(PrimeError::Radix(format!(
-                "radix {} is not below 2^64 (each digit must fit a 64-bit word)",
-                fmt_terms(&terms)
-            )));
+            return Err(PrimeError::Radix(format!("radix {} is not below 2^64 (each digit must fit a 64-bit word)", fmt_terms(&terms))));
         }
         if v <= 1 {
             return Err(PrimeError::Radix(format!("radix {} must be greater than 1", fmt_terms(&terms))));
@@ -344,9 +335,7 @@ fn parse_expr(expr: &str) -> Result<(SparseRadix, usize), PrimeError> {
             "1" => 0,
             "2" => 1,
             _ => {
-                let e = term
-                    .strip_prefix("2^")
-                    .ok_or_else(|| bad(&format!("radix term '{term}' is not a power of two 2^e")))?;
+                let e = term.strip_prefix("2^").ok_or_else(|| bad(&format!("radix term '{term}' is not a power of two 2^e")))?;
                 let e = parse_small_int(e).ok_or_else(|| bad(&format!("exponent in '{term}' is not an integer")))?;
                 if e > 64 {
                     return Err(PrimeError::Radix(format!("term {term} is too large: the radix must be below 2^64")));
@@ -390,10 +379,7 @@ pub const CATALOG: [&str; 7] = [
 pub fn catalog() -> &'static [Prime] {
     static CAT: OnceLock<Vec<Prime>> = OnceLock::new();
     CAT.get_or_init(|| {
-        CATALOG
-            .iter()
-            .map(|e| Prime::parse_unchecked(e).unwrap_or_else(|err| panic!("catalog prime {e} rejected: {err}")))
-            .collect()
+        CATALOG.iter().map(|e| Prime::parse_unchecked(e).unwrap_or_else(|err| panic!("catalog prime {e} rejected: {err}"))).collect()
     })
 }
 

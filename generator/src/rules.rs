@@ -46,12 +46,7 @@ pub fn six_step(m: usize, n: usize, inner: Spl) -> Spl {
 
 /// Cooley–Tukey rule: DFT_{mn} = (DFT_m ⊗ I_n) D_{m,n} (I_m ⊗ DFT_n) L^{mn}_m.
 pub fn cooley_tukey(m: usize, n: usize) -> Spl {
-    Spl::compose(vec![
-        Spl::tensor_i(Spl::dft(m), n),
-        Spl::twiddle(m, n),
-        Spl::i_tensor(m, Spl::dft(n)),
-        Spl::stride_perm(m * n, m),
-    ])
+    Spl::compose(vec![Spl::tensor_i(Spl::dft(m), n), Spl::twiddle(m, n), Spl::i_tensor(m, Spl::dft(n)), Spl::stride_perm(m * n, m)])
 }
 
 /// Fully expands DFT_n (n a power of two) into DFT_2 / DFT_4 leaves by the six-step rule.

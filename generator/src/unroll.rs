@@ -231,8 +231,7 @@ impl Program {
         let mut s = x.to_vec();
         for stage in &self.stages {
             for bf in &stage.butterflies {
-                let ins: Vec<Digits> =
-                    bf.slots.iter().zip(&bf.shifts).map(|(&i, &sh)| field.negacyclic_shift(&s[i], sh as i64)).collect();
+                let ins: Vec<Digits> = bf.slots.iter().zip(&bf.shifts).map(|(&i, &sh)| field.negacyclic_shift(&s[i], sh as i64)).collect();
                 let outs = match bf.radix() {
                     2 => vec![field.add(&ins[0], &ins[1]), field.sub(&ins[0], &ins[1])],
                     _ => dft4(field, &ins, self.k as i64 / 2),
@@ -242,11 +241,7 @@ impl Program {
                 }
             }
         }
-        self.output_slots
-            .iter()
-            .zip(&self.output_shifts)
-            .map(|(&slot, &sh)| field.negacyclic_shift(&s[slot], sh as i64))
-            .collect()
+        self.output_slots.iter().zip(&self.output_shifts).map(|(&slot, &sh)| field.negacyclic_shift(&s[slot], sh as i64)).collect()
     }
 
     /// The op counts of the program.

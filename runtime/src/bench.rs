@@ -242,7 +242,17 @@ fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Resul
 }
 
 #[allow(clippy::too_many_arguments)]
-fn record(prime: &Prime, n: usize, variant: String, mul: &str, t: Times, reps: usize, bytes: u64, ops: (f64, f64), roof: &Roofline) -> Record {
+fn record(
+    prime: &Prime,
+    n: usize,
+    variant: String,
+    mul: &str,
+    t: Times,
+    reps: usize,
+    bytes: u64,
+    ops: (f64, f64),
+    roof: &Roofline,
+) -> Record {
     let roofline_ms = (bytes as f64 / (roof.copy_gbs * 1e9)).max(roof.compute_s(ops.0, ops.1)) * 1e3;
     Record {
         prime: prime.to_string(),
@@ -273,17 +283,19 @@ fn record(prime: &Prime, n: usize, variant: String, mul: &str, t: Times, reps: u
 /// inputs t > 0 of blocks with κ > 0, in every pass after the first.
 pub(crate) fn twiddle_products(shape: &PlanShape) -> f64 {
     let total = (shape.n * shape.batch) as f64;
-    shape
-        .passes
-        .iter()
-        .filter(|p| p.p > 1)
-        .map(|p| total / p.radix as f64 * (p.radix - 1) as f64 * (1.0 - 1.0 / p.p as f64))
-        .sum()
+    shape.passes.iter().filter(|p| p.p > 1).map(|p| total / p.radix as f64 * (p.radix - 1) as f64 * (1.0 - 1.0 / p.p as f64)).sum()
 }
 
 /// Times the forward transform of a plan of size n (one vector); with the
 /// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
-pub fn bench_forward(fft: &Fft, radix: srgfn_gen::rules::Radix, n: usize, reps: usize, roof: &Roofline, core_rate_g: Option<f64>) -> Result<Record> {
+pub fn bench_forward(
+    fft: &Fft,
+    radix: srgfn_gen::rules::Radix,
+    n: usize,
+    reps: usize,
+    roof: &Roofline,
+    core_rate_g: Option<f64>,
+) -> Result<Record> {
     let mut plan = fft.plan(n, 1)?;
     let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
     let t = time_runs(fft, reps, || plan.forward(&mut v))?;

@@ -87,13 +87,9 @@ impl ProgramCache {
     /// Cache key of a source built on a device.
     pub(crate) fn key(device: &DeviceEntry, options: &str, source: &str) -> String {
         let mut h = Sha256::new();
-        for part in [
-            srgfn_gen::emit::GENERATOR_VERSION,
-            device.platform.as_str(),
-            device.name.as_str(),
-            device.driver_version.as_str(),
-            options,
-        ] {
+        for part in
+            [srgfn_gen::emit::GENERATOR_VERSION, device.platform.as_str(), device.name.as_str(), device.driver_version.as_str(), options]
+        {
             h.update(part.as_bytes());
             h.update([0u8]);
         }

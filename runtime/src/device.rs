@@ -176,10 +176,6 @@ pub fn select_device(spec: Option<&str>) -> Result<DeviceEntry> {
             .cloned()
             .ok_or_else(|| Error::option(format!("no device matches '{spec}' (see `srgfn devices`)")));
     }
-    let pick = devices
-        .iter()
-        .find(|d| d.is_gpu())
-        .or_else(|| devices.iter().find(|d| d.is_cpu()))
-        .unwrap_or(&devices[0]);
+    let pick = devices.iter().find(|d| d.is_gpu()).or_else(|| devices.iter().find(|d| d.is_cpu())).unwrap_or(&devices[0]);
     Ok(pick.clone())
 }

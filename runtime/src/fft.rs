@@ -137,7 +137,12 @@ impl Fft {
     /// factor or a value ≥ p; [`Error::UnsupportedSize`] or
     /// [`Error::OutOfMemory`] when the product is too long for the prime or device.
     pub fn poly_mul(&self, a: &[BigUint], b: &[BigUint]) -> Result<Vec<BigUint>> {
-        self.product(a.len(), b.len(), |plan, first| plan.upload_padded(if first { a } else { b }), |plan, v, len| plan.download_prefix(v, len))
+        self.product(
+            a.len(),
+            b.len(),
+            |plan, first| plan.upload_padded(if first { a } else { b }),
+            |plan, v, len| plan.download_prefix(v, len),
+        )
     }
 
     /// Product of two polynomials given as canonical digit vectors stored
@@ -147,10 +152,19 @@ impl Fft {
     pub fn poly_mul_digits(&self, a: &[u64], b: &[u64]) -> Result<Vec<u64>> {
         let k = self.prime().k();
         if !a.len().is_multiple_of(k) || !b.len().is_multiple_of(k) {
-            return Err(Error::input(format!("digit vectors of {} and {} words are not whole elements of k = {k} digits", a.len(), b.len())));
+            return Err(Error::input(format!(
+                "digit vectors of {} and {} words are not whole elements of k = {k} digits",
+                a.len(),
+                b.len()
+            )));
         }
         let (la, lb) = (a.len() / k, b.len() / k);
-        self.product(la, lb, |plan, first| plan.upload_digit_words(if first { a } else { b }), |plan, v, len| plan.download_digit_words(v, len))
+        self.product(
+            la,
+            lb,
+            |plan, first| plan.upload_digit_words(if first { a } else { b }),
+            |plan, v, len| plan.download_digit_words(v, len),
+        )
     }
 
     /// The product driver: uploads both factors (padded to N ≥ la + lb − 1),
@@ -171,7 +185,11 @@ impl Fft {
         if n < len || n.trailing_zeros() > self.prime().two_adicity() {
             return Err(Error::size(
                 self.max_n(),
-                format!("a product of {la} × {lb} coefficients needs N ≥ {len}, beyond the largest N of {}: 2^{}", self.prime(), self.prime().two_adicity()),
+                format!(
+                    "a product of {la} × {lb} coefficients needs N ≥ {len}, beyond the largest N of {}: 2^{}",
+                    self.prime(),
+                    self.prime().two_adicity()
+                ),
             ));
         }
         // two data vectors besides the plan's scratch and table
@@ -340,7 +358,12 @@ impl Plan {
         let kernels = &self.fft.kernels;
         kernels.write(&self.scratch, words)?;
         if words.len() < total * k {
-            self.scratch.cmd().offset(words.len()).fill(0, Some(total * k - words.len())).enq().or_device(|| "cannot clear device memory".into())?;
+            self.scratch
+                .cmd()
+                .offset(words.len())
+                .fill(0, Some(total * k - words.len()))
+                .enq()
+                .or_device(|| "cannot clear device memory".into())?;
         }
         let buf = kernels.alloc(total * k)?;
         kernels.transpose(&self.scratch, &buf, total as u32, k as u32, 1)?;
@@ -352,7 +375,11 @@ impl Plan {
     pub fn upload_digit_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
         let k = self.fft.prime().k();
         if !words.len().is_multiple_of(k) || words.len() > self.total() * k {
-            return Err(Error::input(format!("mismatched sizes: {} words are not at most {} elements of k = {k} digits", words.len(), self.total())));
+            return Err(Error::input(format!(
+                "mismatched sizes: {} words are not at most {} elements of k = {k} digits",
+                words.len(),
+                self.total()
+            )));
         }
         let field = &self.fft.field;
         words.par_chunks(k).enumerate().try_for_each(|(i, e)| field.validate(e).map_err(|e| Error::from(e).at_element(i)))?;
@@ -452,7 +479,19 @@ impl Plan {
         for pass in &self.shape.passes {
             let r = pass.radix as u64;
             let tw_shift = (n / (r * pass.p as u64)).trailing_zeros();
-            kernels.pass(self.fft.variant, pass.radix, &v.buf, &self.scratch, &self.table, total, n, pass.p as u64, log_t, tw_shift, total / r)?;
+            kernels.pass(
+                self.fft.variant,
+                pass.radix,
+                &v.buf,
+                &self.scratch,
+                &self.table,
+                total,
+                n,
+                pass.p as u64,
+                log_t,
+                tw_shift,
+                total / r,
+            )?;
             std::mem::swap(&mut v.buf, &mut self.scratch);
         }
         v.valid = true;

@@ -208,10 +208,8 @@ pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, prog
                 Chunk::LongLine => return Err(bad_line(name, lines_before + 1, format!("line longer than {MAX_LINE} bytes"))),
                 Chunk::Lines(bytes) => bytes,
             };
-            let pieces: Vec<Piece> = line_ranges(&bytes, 4 * rayon::current_num_threads())
-                .into_par_iter()
-                .map(|r| parse_piece(&bytes[r], prime))
-                .collect();
+            let pieces: Vec<Piece> =
+                line_ranges(&bytes, 4 * rayon::current_num_threads()).into_par_iter().map(|r| parse_piece(&bytes[r], prime)).collect();
             for piece in pieces {
                 if let Some((line, msg)) = piece.error {
                     return Err(bad_line(name, lines_before + line + 1, msg));
@@ -399,7 +397,9 @@ mod tests {
 
     #[test]
     fn decimals_parse_like_num_bigint() {
-        for s in ["0", "7", "000123", "18446744073709551615", "18446744073709551616", "10000000000000000000", &"9".repeat(155), &"1".repeat(38)] {
+        for s in
+            ["0", "7", "000123", "18446744073709551615", "18446744073709551616", "10000000000000000000", &"9".repeat(155), &"1".repeat(38)]
+        {
             assert_eq!(parse_value(s), BigUint::parse_bytes(s.as_bytes(), 10), "{s}");
         }
         assert_eq!(parse_value("0x1F"), Some(BigUint::from(31u32)));

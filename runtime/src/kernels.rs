@@ -267,7 +267,23 @@ impl FieldKernels {
         let program = self.dft_program(radix)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant == Variant::Workgroup);
-        self.launch(&file, &sig, gws, Some(lws.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U32(log_t), Arg::U32(tw_shift), Arg::U64(count)])
+        self.launch(
+            &file,
+            &sig,
+            gws,
+            Some(lws.into()),
+            &[
+                Arg::Buf(x),
+                Arg::Buf(y),
+                Arg::Buf(w),
+                Arg::U64(plane),
+                Arg::U64(n),
+                Arg::U64(p),
+                Arg::U32(log_t),
+                Arg::U32(tw_shift),
+                Arg::U64(count),
+            ],
+        )
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
@@ -329,57 +345,117 @@ impl FieldKernels {
     /// product by `W[e]` = ω_n^e (e < n/2).
     #[allow(clippy::too_many_arguments)]
     pub fn radix2_general(&self, x: &Buffer<u64>, y: &Buffer<u64>, w: &Buffer<u64>, plane: u64, n: u64, p: u64, count: u64) -> Result<()> {
-        self.aux("baseline.cl", "radix2_general", round_up(count as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U64(count)])
+        self.aux(
+            "baseline.cl",
+            "radix2_general",
+            round_up(count as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U64(count)],
+        )
     }
 
     /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},
     /// with `W[t]` = w^t, t < 2^log_t, w^{2^log_t} = r.
     #[allow(clippy::too_many_arguments)]
     pub fn twiddle(&self, x: &Buffer<u64>, plane: u64, w: &Buffer<u64>, log_t: u32, m: u32, j: u32, step: u64, count: u64) -> Result<()> {
-        self.aux("twiddle.cl", "twiddle", round_up(count as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::U64(plane), Arg::Buf(w), Arg::U32(log_t), Arg::U32(m), Arg::U32(j), Arg::U64(step), Arg::U64(count)])
+        self.aux(
+            "twiddle.cl",
+            "twiddle",
+            round_up(count as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::U64(plane), Arg::Buf(w), Arg::U32(log_t), Arg::U32(m), Arg::U32(j), Arg::U64(step), Arg::U64(count)],
+        )
     }
 
     /// Y_b = X_b^T for `batch` row-major rows × cols matrices of words.
     pub fn transpose(&self, x: &Buffer<u64>, y: &Buffer<u64>, rows: u32, cols: u32, batch: u32) -> Result<()> {
         let gws = SpatialDims::Three(round_up(cols as usize, TILE), round_up(rows as usize, TILE), batch as usize);
-        self.aux("transpose.cl", "transpose", gws, Some(SpatialDims::Three(TILE, TILE, 1)), &[Arg::Buf(x), Arg::Buf(y), Arg::U32(rows), Arg::U32(cols)])
+        self.aux(
+            "transpose.cl",
+            "transpose",
+            gws,
+            Some(SpatialDims::Three(TILE, TILE, 1)),
+            &[Arg::Buf(x), Arg::Buf(y), Arg::U32(rows), Arg::U32(cols)],
+        )
     }
 
     /// Z = X op Y element-wise, op ∈ {mul, add, sub}.
     pub fn pointwise(&self, op: &str, x: &Buffer<u64>, y: &Buffer<u64>, z: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", &format!("pointwise_{op}"), round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(z), Arg::U64(plane), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            &format!("pointwise_{op}"),
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(z), Arg::U64(plane), Arg::U64(n)],
+        )
     }
 
     /// X = c · X for a constant element c (a buffer of k digits).
     pub fn scale(&self, x: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", "scale", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(c), Arg::U64(plane), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            "scale",
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::Buf(c), Arg::U64(plane), Arg::U64(n)],
+        )
     }
 
     /// X = r^s · X.
     pub fn shift_by(&self, x: &Buffer<u64>, s: u32, plane: u64, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", "shift_by", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::U32(s), Arg::U64(plane), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            "shift_by",
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::U32(s), Arg::U64(plane), Arg::U64(n)],
+        )
     }
 
     /// Y_{v,j} = c · X_{v,(−j) mod n} over `total` elements (vectors of length n).
     pub fn reverse_scale(&self, x: &Buffer<u64>, y: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64, total: u64) -> Result<()> {
-        self.aux("pointwise.cl", "reverse_scale", round_up(total as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(c), Arg::U64(plane), Arg::U64(n), Arg::U64(total)])
+        self.aux(
+            "pointwise.cl",
+            "reverse_scale",
+            round_up(total as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(c), Arg::U64(plane), Arg::U64(n), Arg::U64(total)],
+        )
     }
 
     /// X (digit-major, plane stride `plane`) ← the first `count` values of B
     /// (k binary words each, below p), zeros up to element n.
     #[allow(clippy::wrong_self_convention)] // named after its kernel, `from_binary`
     pub fn from_binary(&self, b: &Buffer<u64>, x: &Buffer<u64>, plane: u64, count: u64, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            "from_binary",
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)],
+        )
     }
 
     /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (all digit-major).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", "outer_product", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            "outer_product",
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n)],
+        )
     }
 
     /// B ← the first n elements of X as k binary words each.
     pub fn to_binary(&self, x: &Buffer<u64>, b: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        self.aux("pointwise.cl", "to_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(b), Arg::U64(plane), Arg::U64(n)])
+        self.aux(
+            "pointwise.cl",
+            "to_binary",
+            round_up(n as usize, WG),
+            Some(WG.into()),
+            &[Arg::Buf(x), Arg::Buf(b), Arg::U64(plane), Arg::U64(n)],
+        )
     }
 
     /// A device buffer holding `words`.

@@ -124,10 +124,7 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
     let w = Buffer::<u64>::builder().queue(q.clone()).len(64 * k).copy_host_slice(&to_digit_major(&ws, k)).build().or_device(alloc)?;
     // host references on a sample: x w^iters, and iters butterflies on (x_2e, x_2e+1)
     let sample: Vec<usize> = (0..items).step_by((items / 64).max(1)).collect();
-    let want_mul: Vec<Digits> = sample
-        .iter()
-        .map(|&e| (0..iters).fold(xs[e].clone(), |acc, _| field.mul(&acc, &ws[e & 63])))
-        .collect();
+    let want_mul: Vec<Digits> = sample.iter().map(|&e| (0..iters).fold(xs[e].clone(), |acc, _| field.mul(&acc, &ws[e & 63]))).collect();
     let want_add: Vec<(usize, Digits, Digits)> = sample
         .iter()
         .filter(|&&e| e < items / 2)
@@ -147,7 +144,9 @@ pub fn run(session: &Session, prime: &Prime, forms: &[KernelOptions], reps: usiz
     for opts in forms {
         let label = format!("{}{}", opts.mul.name(), if opts.ptx { "+ptx" } else { "" });
         let file = emit_microbench(prime, opts)?;
-        let program = match session.program(&format!("{}_microbench_{}{}", prime.slug(), opts.mul.name(), if opts.ptx { "_ptx" } else { "" }), &file.source) {
+        let program = match session
+            .program(&format!("{}_microbench_{}{}", prime.slug(), opts.mul.name(), if opts.ptx { "_ptx" } else { "" }), &file.source)
+        {
             Ok(p) => p,
             Err(e) => {
                 failed.push((label, e.to_string()));

@@ -152,12 +152,7 @@ impl Session {
 
     /// The [`Error::Build`] of program `name`, keeping its source.
     fn build_error(&self, name: &str, source: &str, log: String) -> Error {
-        Error::Build {
-            program: name.to_string(),
-            device: self.device.describe(),
-            log,
-            kept_source: keep_failed_source(name, source),
-        }
+        Error::Build { program: name.to_string(), device: self.device.describe(), log, kept_source: keep_failed_source(name, source) }
     }
 
     /// Builds `source`; on failure the [`Error::Build`] holds the device's
@@ -172,8 +167,8 @@ impl Session {
             return Err(self.build_error(name, source, "the source contains a NUL byte".into()));
         };
         let opts = build_options_c()?;
-        let core = ocl::core::create_program_with_source(self.context.as_core(), &[src])
-            .or_device(|| format!("cannot create program {name}"))?;
+        let core =
+            ocl::core::create_program_with_source(self.context.as_core(), &[src]).or_device(|| format!("cannot create program {name}"))?;
         let built = ocl::core::build_program(&core, Some(&[dev.as_core()]), &opts, None, None);
         let log = match ocl::core::get_program_build_info(&core, dev.as_core(), ProgramBuildInfo::BuildLog) {
             Ok(ProgramBuildInfoResult::BuildLog(l)) => l.trim().to_string(),

@@ -41,9 +41,16 @@ impl SmallPrimeFft {
         let primes = SmallPrimes::new(s)?;
         let plan = NttPlan::new(primes.check_size(n)?);
         let program = session.program(&format!("smallprimes_s{s}_n{n}"), &emit_small_primes(&primes, SmallPrimeProgram::Ntt(&plan))?)?;
-        let recombination = session.program(&format!("smallprimes_s{s}_recombine"), &emit_small_primes(&primes, SmallPrimeProgram::Recombination)?)?;
+        let recombination =
+            session.program(&format!("smallprimes_s{s}_recombine"), &emit_small_primes(&primes, SmallPrimeProgram::Recombination)?)?;
         let q = session.queue.clone();
-        let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build().or_device(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20));
+        let buf = |len: usize| {
+            Buffer::<u32>::builder()
+                .queue(q.clone())
+                .len(len)
+                .build()
+                .or_device(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20))
+        };
         let tables = Buffer::<u32>::builder()
             .queue(q.clone())
             .len(primes.tables.len())

@@ -22,7 +22,6 @@
 //!   base-r carries run through the coefficients (floor division by r with two
 //!   Möller–Granlund reciprocal steps), and the last carry folds back.
 
-
 use super::MulForm;
 use crate::prime::Prime;
 
@@ -131,9 +130,7 @@ pub fn render(a: &ArithSpec) -> String {
 fn fold(c: &mut C, a: &ArithSpec) {
     let k = a.k;
     for j in 0..2.min(k) {
-        c.line(format!(
-            "/* z <- z + c r^{j} (|c| small, z canonical with top digit < r): digit {j} absorbs c unless it leaves [0, r);"
-        ));
+        c.line(format!("/* z <- z + c r^{j} (|c| small, z canonical with top digit < r): digit {j} absorbs c unless it leaves [0, r);"));
         c.line(" * then the carry ripples up and around (r^k = -1), straight-line: rare. */");
         c.open(format!("static inline void srgfn_fold{j}(digit_t *z, long c) {{"));
         c.line(format!("const ulong t = z[{j}] + (ulong)c;"));
@@ -189,7 +186,9 @@ fn sub(c: &mut C, a: &ArithSpec) {
     c.open("static inline void f_sub(digit_t *z, const digit_t *x, const digit_t *y) {");
     c.line("ulong d, n, bw = 0;");
     c.line("d = x[0] - y[0]; n = x[0] < y[0]; z[0] = n ? d + SRGFN_R : d; bw = n;");
-    each(c, a, 1, k - 1, &|i| format!("d = x[{i}] - y[{i}]; n = (x[{i}] < y[{i}]) | (d < bw); d -= bw; z[{i}] = n ? d + SRGFN_R : d; bw = n;"));
+    each(c, a, 1, k - 1, &|i| {
+        format!("d = x[{i}] - y[{i}]; n = (x[{i}] < y[{i}]) | (d < bw); d -= bw; z[{i}] = n ? d + SRGFN_R : d; bw = n;")
+    });
     let t = k - 1;
     c.line(format!("d = x[{t}] - y[{t}]; n = (x[{t}] < y[{t}]) | (d < bw); d -= bw;"));
     c.line("/* n: negative; then d + r wraps iff the difference + r >= 0 */");

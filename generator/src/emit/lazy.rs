@@ -139,10 +139,7 @@ pub fn render_ops(a: &ArithSpec) -> String {
 pub fn render_norm(a: &ArithSpec) -> String {
     let l = LazySpec::of(a);
     let mut out = String::new();
-    out.push_str(&format!(
-        "\n/* z = the canonical element of sum_i (h_i 2^64 + l_i) r^i mod p, |digits| <= 2^{} r: per digit\n",
-        l.levels
-    ));
+    out.push_str(&format!("\n/* z = the canonical element of sum_i (h_i 2^64 + l_i) r^i mod p, |digits| <= 2^{} r: per digit\n", l.levels));
     match l.rounds {
         Some(rounds) => out.push_str(&format!(
             " * q = floor(v / 2^{e}), v <- (v mod 2^{e}) - q delta (delta = r - 2^{e} = {d}), {rounds} round(s), then one\n * correction into [0, r); the quotients carry on and the last folds back (r^k = -1). */\n",
@@ -185,7 +182,11 @@ fn round(l: &LazySpec) -> String {
     let mut v = vec![if e == 64 {
         "{ const long qq = vh; ulong tl, rho = vl; long th;".to_string()
     } else {
-        format!("{{ const long qq = (long)(((ulong)vh << {}) | (vl >> {e})); ulong tl, rho = vl & {:#x}UL; long th;", 64 - e, (1u64 << e) - 1)
+        format!(
+            "{{ const long qq = (long)(((ulong)vh << {}) | (vl >> {e})); ulong tl, rho = vl & {:#x}UL; long th;",
+            64 - e,
+            (1u64 << e) - 1
+        )
     }];
     // t = qq δ as a signed 128-bit th:tl
     let mag = l.delta.unsigned_abs();
@@ -193,7 +194,11 @@ fn round(l: &LazySpec) -> String {
         v.push("tl = 0; th = 0;".into());
     } else if mag.is_power_of_two() {
         let u = mag.trailing_zeros();
-        let (pos_l, pos_h) = if u == 0 { ("(ulong)qq".to_string(), "qq >> 63".to_string()) } else { (format!("(ulong)qq << {u}"), format!("qq >> {}", 64 - u)) };
+        let (pos_l, pos_h) = if u == 0 {
+            ("(ulong)qq".to_string(), "qq >> 63".to_string())
+        } else {
+            (format!("(ulong)qq << {u}"), format!("qq >> {}", 64 - u))
+        };
         v.push(format!("tl = {pos_l}; th = {pos_h};"));
         if l.delta < 0 {
             v.push("th = -th - (long)(tl != 0); tl = (ulong)0 - tl;".into());
@@ -252,7 +257,10 @@ mod tests {
                     continue;
                 };
                 let bound = ((1u128 << levels) as f64 * 4.0 * r as f64) as i128;
-                for v in [bound, -bound, 0, r as i128, -(r as i128), r as i128 - 1].into_iter().chain((0..2000).map(|_| rng.gen_range(-bound..=bound))) {
+                for v in [bound, -bound, 0, r as i128, -(r as i128), r as i128 - 1]
+                    .into_iter()
+                    .chain((0..2000).map(|_| rng.gen_range(-bound..=bound)))
+                {
                     let (d, q) = model(&l, v);
                     assert!((0..r as i128).contains(&d), "r = {r:#x}, v = {v}: digit {d}");
                     assert_eq!(q * r as i128 + d, v, "r = {r:#x}, v = {v}");

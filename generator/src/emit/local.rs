@@ -68,9 +68,7 @@ pub fn lazy_bf(k: usize, s: u32, a: &str, b: &str, x: &str, y: &str) -> Vec<Stri
             let (xl, xh) = d(x, i);
             let (yl, yh) = d(y, i);
             let (first, second) = if minus { ("SUB", "ADD") } else { ("ADD", "SUB") };
-            format!(
-                "SRGFN_LZ_{first}({xl}, {xh}, {al}, {ah}, {bl}, {bh}); SRGFN_LZ_{second}({yl}, {yh}, {al}, {ah}, {bl}, {bh});"
-            )
+            format!("SRGFN_LZ_{first}({xl}, {xh}, {al}, {ah}, {bl}, {bh}); SRGFN_LZ_{second}({yl}, {yh}, {al}, {ah}, {bl}, {bh});")
         })
         .collect()
 }
@@ -95,8 +93,14 @@ fn butterfly_code(k: usize, name: &str, slots: &[usize], shifts: &[u32]) -> Vec<
         // inputs (a, b, c, e) times r^(0, s1, s2, s3); ω_4 = r^(k/2)
         let (s1, s2, s3) = (shifts[1] as usize, shifts[2] as usize, shifts[3] as usize);
         let m = |s: usize| (s % (2 * k)) as u32;
-        body.push("ulong t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K], x0l[SRGFN_K], x1l[SRGFN_K], x2l[SRGFN_K], x3l[SRGFN_K];".to_string());
-        body.push("int t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K], x0h[SRGFN_K], x1h[SRGFN_K], x2h[SRGFN_K], x3h[SRGFN_K];".to_string());
+        body.push(
+            "ulong t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K], x0l[SRGFN_K], x1l[SRGFN_K], x2l[SRGFN_K], x3l[SRGFN_K];"
+                .to_string(),
+        );
+        body.push(
+            "int t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K], x0h[SRGFN_K], x1h[SRGFN_K], x2h[SRGFN_K], x3h[SRGFN_K];"
+                .to_string(),
+        );
         body.extend(lazy_bf(k, m(s2), "a", "c", "t0", "t1"));
         body.extend(lazy_bf(k, m(s3 + 2 * k - s1), "b", "e", "u0", "u1"));
         body.extend(lazy_bf(k, m(s1), "t0", "u0", "x0", "x2"));

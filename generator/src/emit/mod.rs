@@ -276,10 +276,7 @@ pub fn dft_kernel_name(n: usize, radix: Radix, variant: Variant) -> String {
 /// Checks that the generator supports the prime (k ≤ 128, r > 2k).
 pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
     if prime.k() > 128 {
-        return Err(EmitError::Unsupported(format!(
-            "k = {} is not supported by the kernel generator (k = 2 … 128)",
-            prime.k()
-        )));
+        return Err(EmitError::Unsupported(format!("k = {} is not supported by the kernel generator (k = 2 … 128)", prime.k())));
     }
     if prime.r() <= 2 * prime.k() as u64 {
         return Err(EmitError::Unsupported(format!("radix r = {} is too small for the kernels (need r > 2k)", prime.r())));
@@ -351,7 +348,11 @@ pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64) -> String {
 pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &str) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
     let name = dft_name(program, variant);
     if variant == Variant::Local && LocalShape::of(prime.k(), program).bytes(program.size) > LOCAL_MAX_BYTES {
-        return Err(EmitError::Unsupported(format!("the local variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {}", program.size, prime.k())));
+        return Err(EmitError::Unsupported(format!(
+            "the local variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {}",
+            program.size,
+            prime.k()
+        )));
     }
     let (tpl, gws, lws) = match variant {
         Variant::Workgroup => {
@@ -367,8 +368,11 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
             ("dft_local.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads()), format!("{} (required)", s.threads()))
         }
     };
-    let kernels: Vec<(String, bool)> =
-        if variant == Variant::Workgroup { vec![(name.clone(), true)] } else { vec![(name.clone(), true), (format!("{name}_first"), false)] };
+    let kernels: Vec<(String, bool)> = if variant == Variant::Workgroup {
+        vec![(name.clone(), true)]
+    } else {
+        vec![(name.clone(), true), (format!("{name}_first"), false)]
+    };
     let mut src = String::new();
     let mut entries = Vec::new();
     for (kname, twiddled) in kernels {
@@ -422,7 +426,10 @@ pub const MICROBENCH_KERNELS: [&str; 3] = ["mb_mul", "mb_core", "mb_add"];
 
 /// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
 /// Garner recombination), self-contained.
-pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes, program: crate::smallprimes::SmallPrimeProgram) -> Result<String, EmitError> {
+pub fn emit_small_primes(
+    sp: &crate::smallprimes::SmallPrimes,
+    program: crate::smallprimes::SmallPrimeProgram,
+) -> Result<String, EmitError> {
     render("smallprime.cl.tera", &crate::smallprimes::template_context(sp, program))
 }
 
@@ -481,7 +488,17 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
 /// The auxiliary kernel files: (file, template, kernels); `pointwise_mul_lazy`
 /// (the passes' lazy product, normalised: a check of both) where f_mul_lazy exists.
 pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    let mut pointwise = vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale", "from_binary", "to_binary", "outer_product"];
+    let mut pointwise = vec![
+        "pointwise_mul",
+        "pointwise_add",
+        "pointwise_sub",
+        "scale",
+        "shift_by",
+        "reverse_scale",
+        "from_binary",
+        "to_binary",
+        "outer_product",
+    ];
     if mul_lazy {
         pointwise.push("pointwise_mul_lazy");
     }
@@ -496,7 +513,11 @@ pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'stati
 fn aux_entry(name: &str, file: &str) -> KernelEntry {
     let (formula, gws, lws): (&str, &str, String) = match name {
         "twiddle" => ("I_B ⊗ D_{m,J}", "count", "any".into()),
-        "transpose" => ("I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)", "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)", format!("({TILE}, {TILE}, 1)")),
+        "transpose" => (
+            "I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)",
+            "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",
+            format!("({TILE}, {TILE}, 1)"),
+        ),
         "radix2_general" => ("baseline: radix-2 Stockham pass, every twiddle a general product", "count", "any".into()),
         "from_binary" => ("X_e ← Σ_i B[e·k + i] 2^(64 i) in base r (0 for e ≥ count)", "n", "any".into()),
         "outer_product" => ("W[t] ← A[t >> log_c]·B[t mod 2^log_c] (twiddle tables)", "n", "any".into()),

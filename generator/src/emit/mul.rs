@@ -67,7 +67,9 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| {
-        c.line("v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }");
+        c.line(
+            "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
+        );
         match &split {
             Some(sp) => {
                 c.line("ulong ql = 0, qh = 0;");
@@ -98,12 +100,18 @@ fn mul_prologue(c: &mut C, a: &ArithSpec) {
     let split = |c: &mut C, j: &str| match a.mul {
         MulForm::Wide64 => {}
         MulForm::Limb22 => {
-            c.line(format!("xa[{j}] = (uint)x[{j}] & 0x3fffffu; xb[{j}] = (uint)(x[{j}] >> 22) & 0x3fffffu; xc[{j}] = (uint)(x[{j}] >> 44);"));
-            c.line(format!("ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"));
+            c.line(format!(
+                "xa[{j}] = (uint)x[{j}] & 0x3fffffu; xb[{j}] = (uint)(x[{j}] >> 22) & 0x3fffffu; xc[{j}] = (uint)(x[{j}] >> 44);"
+            ));
+            c.line(format!(
+                "ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"
+            ));
         }
         MulForm::Mixed => {
             c.line(format!("xl[{j}] = (uint)x[{j}]; xh[{j}] = (uint)(x[{j}] >> 32);"));
-            c.line(format!("ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"));
+            c.line(format!(
+                "ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"
+            ));
         }
     };
     match a.mul {
@@ -268,7 +276,9 @@ fn mul(c: &mut C, a: &ArithSpec) {
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| {
         c.line("/* v += carry (signed 128-bit ch:cl) */");
-        c.line("v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }");
+        c.line(
+            "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
+        );
         c.line(format!("zz[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2);"));
     });
     c.line("long e1;");
@@ -296,4 +306,3 @@ pub fn render_core(a: &ArithSpec) -> String {
     c.close("}");
     c.out
 }
-

@@ -79,7 +79,10 @@ impl KernelSig {
     }
     /// "name: type, meaning" per parameter, for the manifest.
     pub fn manifest_args(&self) -> Vec<String> {
-        self.params.iter().map(|p| format!("{}: {}{}", p.name, p.ty.c().trim(), if p.doc.is_empty() { String::new() } else { format!(" — {}", p.doc) })).collect()
+        self.params
+            .iter()
+            .map(|p| format!("{}: {}{}", p.name, p.ty.c().trim(), if p.doc.is_empty() { String::new() } else { format!(" — {}", p.doc) }))
+            .collect()
     }
 }
 
@@ -126,7 +129,9 @@ pub fn aux(name: &str) -> Option<KernelSig> {
             p("p", ULong, ""),
             p("count", ULong, "= elements / 2"),
         ],
-        "pointwise_mul" | "pointwise_mul_lazy" | "pointwise_add" | "pointwise_sub" => &[p("X", In, ""), p("Y", In, ""), p("Z", Out, "may be X or Y"), p("plane", ULong, ""), p("n", ULong, "")],
+        "pointwise_mul" | "pointwise_mul_lazy" | "pointwise_add" | "pointwise_sub" => {
+            &[p("X", In, ""), p("Y", In, ""), p("Z", Out, "may be X or Y"), p("plane", ULong, ""), p("n", ULong, "")]
+        }
         "scale" => &[p("X", InOut, ""), p("C", Constant, "the constant element"), p("plane", ULong, ""), p("n", ULong, "")],
         "shift_by" => &[p("X", InOut, ""), p("s", UInt, ""), p("plane", ULong, ""), p("n", ULong, "")],
         "reverse_scale" => &[
@@ -152,7 +157,12 @@ pub fn aux(name: &str) -> Option<KernelSig> {
             p("log_c", UInt, ""),
             p("n", ULong, ""),
         ],
-        "mb_mul" | "mb_core" => &[p("X", InOut, "elements, each multiplied iters times"), p("W", In, "64 multipliers"), p("plane", ULong, ""), p("iters", UInt, "")],
+        "mb_mul" | "mb_core" => &[
+            p("X", InOut, "elements, each multiplied iters times"),
+            p("W", In, "64 multipliers"),
+            p("plane", ULong, ""),
+            p("iters", UInt, ""),
+        ],
         "mb_add" => &[p("X", InOut, "elements, iters add/sub butterflies each"), p("plane", ULong, ""), p("iters", UInt, "")],
         _ => return None,
     };

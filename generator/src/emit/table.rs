@@ -26,10 +26,7 @@ pub fn shape(k: usize, n: usize) -> (usize, usize) {
 /// Statements reading lazy digits of slot `q` (a C expression) rotated by the
 /// run-time shift `s` into arrays `x`l/`x`h: digit i is ±x_{(i − s) mod k}.
 fn rotated_get(k: usize, x: &str, q: &str, s: &str) -> Vec<String> {
-    let mut v = vec![format!(
-        "{{ const uint sq_ = ({s}) & (SRGFN_K - 1), sn_ = (({s}) >> {}) & 1;",
-        k.trailing_zeros()
-    )];
+    let mut v = vec![format!("{{ const uint sq_ = ({s}) & (SRGFN_K - 1), sn_ = (({s}) >> {}) & 1;", k.trailing_zeros())];
     for i in 0..k {
         v.push(format!(
             "  {{ const uint j_ = ({i} + SRGFN_K - sq_) & (SRGFN_K - 1); const int m_ = ({i} < sq_) ^ sn_; const ulong l_ = SL[(({q}) * SRGFN_K + j_) * G + gi]; const int h_ = SH[(({q}) * SRGFN_K + j_) * G + gi]; {x}l[{i}] = m_ ? (ulong)0 - l_ : l_; {x}h[{i}] = m_ ? -h_ - (int)(l_ != 0) : h_; }}"
@@ -45,14 +42,20 @@ fn task_code(k: usize, name: &str, si: usize, radix: usize) -> String {
     let slot = |t: usize| format!("{name}_slots[{si}][bi][{t}]");
     let shift = |t: usize| format!("{name}_shifts[{si}][bi][{t}]");
     if radix == 2 {
-        v.push("ulong al[SRGFN_K], bl[SRGFN_K], xl[SRGFN_K], yl[SRGFN_K]; int ah[SRGFN_K], bh[SRGFN_K], xh[SRGFN_K], yh[SRGFN_K];".to_string());
+        v.push(
+            "ulong al[SRGFN_K], bl[SRGFN_K], xl[SRGFN_K], yl[SRGFN_K]; int ah[SRGFN_K], bh[SRGFN_K], xh[SRGFN_K], yh[SRGFN_K];".to_string(),
+        );
         v.push(format!("GET(al, ah, {});", slot(0)));
         v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
         v.extend(lazy_bf(k, 0, "a", "b", "x", "y"));
         v.push(format!("PUT({}, xl, xh); PUT({}, yl, yh);", slot(0), slot(1)));
     } else {
-        v.push("ulong al[SRGFN_K], bl[SRGFN_K], cl[SRGFN_K], el[SRGFN_K], t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K];".to_string());
-        v.push("int ah[SRGFN_K], bh[SRGFN_K], ch[SRGFN_K], eh[SRGFN_K], t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K];".to_string());
+        v.push(
+            "ulong al[SRGFN_K], bl[SRGFN_K], cl[SRGFN_K], el[SRGFN_K], t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K];".to_string(),
+        );
+        v.push(
+            "int ah[SRGFN_K], bh[SRGFN_K], ch[SRGFN_K], eh[SRGFN_K], t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K];".to_string(),
+        );
         v.push(format!("GET(al, ah, {});", slot(0)));
         v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
         v.extend(rotated_get(k, "c", &slot(2), &shift(2)));

@@ -58,7 +58,13 @@ impl DftProgram {
 
     /// Runs the program on `v` with `mul(x, root)` = x·ω_16^root and the
     /// field's `add`/`sub` (the host model of the printed code).
-    pub fn run(&self, v: &mut [u32], mul: impl Fn(u32, usize) -> u32, add: impl Fn(u32, u32) -> u32, sub: impl Fn(u32, u32) -> u32) -> Vec<u32> {
+    pub fn run(
+        &self,
+        v: &mut [u32],
+        mul: impl Fn(u32, usize) -> u32,
+        add: impl Fn(u32, u32) -> u32,
+        sub: impl Fn(u32, u32) -> u32,
+    ) -> Vec<u32> {
         for bf in &self.butterflies {
             let t = if bf.root == 0 { v[bf.b] } else { mul(v[bf.b], bf.root) };
             v[bf.b] = sub(v[bf.a], t);
@@ -109,10 +115,8 @@ mod tests {
                 |a, b| ((a + b) as u64 % q) as u32,
                 |a, b| ((a as u64 + q - b as u64) % q) as u32,
             );
-            let want: Vec<u32> = (0..r)
-                .map(|m| (0..r).map(|t| x[t] as u64 * w16[(t * m * 16 / r) % 16]).sum::<u64>() % q)
-                .map(|v| v as u32)
-                .collect();
+            let want: Vec<u32> =
+                (0..r).map(|m| (0..r).map(|t| x[t] as u64 * w16[(t * m * 16 / r) % 16]).sum::<u64>() % q).map(|v| v as u32).collect();
             assert_eq!(got, want, "DFT_{r}");
         }
         assert_eq!(DftProgram::new(16).products(), 17);

@@ -432,7 +432,8 @@ mod tests {
         for s in [1usize, 8, 16, 32] {
             let sp = SmallPrimes::new(s).unwrap();
             let mut rng = rand::rngs::StdRng::seed_from_u64(s as u64);
-            let mut cases: Vec<Vec<u32>> = vec![vec![0; s], sp.q.iter().map(|&q| q - 1).collect(), (0..s).map(|j| (j == 0) as u32).collect()];
+            let mut cases: Vec<Vec<u32>> =
+                vec![vec![0; s], sp.q.iter().map(|&q| q - 1).collect(), (0..s).map(|j| (j == 0) as u32).collect()];
             cases.extend((0..50).map(|_| sp.q.iter().map(|&q| rng.gen_range(0..q)).collect()));
             for r in &cases {
                 assert_eq!(BigUint::from_slice(&sp.recombine_host(r)), sp.crt(r), "s = {s}, residues {r:?}");

@@ -254,9 +254,12 @@ impl Pass {
             if self.fused() {
                 accesses.extend((0..ra).map(|m1| (lanes(w).map(|(_, g, tau)| self.exchange_index(tau * ra + m1, g)).collect(), 1)));
                 for rho in 0..per_column {
-                    accesses.extend((0..rb).map(|t2| (lanes(w).map(|(_, g, tau)| self.exchange_index(tau + u * rho + ra * t2, g)).collect(), 1)));
+                    accesses.extend(
+                        (0..rb).map(|t2| (lanes(w).map(|(_, g, tau)| self.exchange_index(tau + u * rho + ra * t2, g)).collect(), 1)),
+                    );
                     if self.staged() {
-                        let store = |m2| lanes(w).map(|(_, g, tau)| self.stage_index(self.stage_offset(g, tau + u * rho + ra * m2))).collect();
+                        let store =
+                            |m2| lanes(w).map(|(_, g, tau)| self.stage_index(self.stage_offset(g, tau + u * rho + ra * m2))).collect();
                         accesses.extend((0..rb).map(|m2| (store(m2), 1)));
                     }
                 }
