@@ -14,7 +14,7 @@ use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
-use super::bench_report::{record_line, sig3, table, Output};
+use super::bench_report::{record_line, replot, sig3, table, Output};
 use super::opts::{check_variant, parse_radix, DeviceOpts, MulArg, VariantArg};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
@@ -80,6 +80,9 @@ pub struct BenchArgs {
     /// Write an SVG plot of time and % of roofline against N to this file, redrawn as records arrive.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Redraw --plot from a file written by --json, without a device (--prime picks its primes).
+    #[arg(long, value_name = "JSON", requires = "plot")]
+    pub replot: Option<PathBuf>,
     #[command(flatten)]
     pub dev: DeviceOpts,
 }
@@ -218,6 +221,10 @@ fn fmt_secs(s: f64) -> String {
 }
 
 pub fn bench(args: BenchArgs) -> Result<()> {
+    if let (Some(json), Some(plot)) = (&args.replot, &args.plot) {
+        let primes = args.prime.iter().map(|p| parse_prime(p)).collect::<Result<Vec<_>>>()?;
+        return replot(json, &primes, plot);
+    }
     let start = Instant::now();
     let session = args.dev.session()?;
     let gpu = session.device().is_gpu();

@@ -1,14 +1,15 @@
 //! What `srgfn bench` writes: one line per record as it arrives, the JSON
 //! and the plot rewritten after every record, and the final aligned table.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use serde::Serialize;
+use anyhow::{bail, Context as _, Result};
+use serde::{Deserialize, Serialize};
 use srgfn::bench::{Record, Roofline};
 use srgfn::io::write_atomic;
 use srgfn::microbench::MicroRecord;
 use srgfn::Session;
+use srgfn_gen::Prime;
 
 use super::plot::plot;
 
@@ -96,7 +97,7 @@ impl Output {
         }
         if let Some(path) = &self.plot {
             if !records.is_empty() {
-                plot(&records.into_iter().cloned().collect::<Vec<_>>(), path, &self.title)?;
+                plot(&records.into_iter().cloned().collect::<Vec<_>>(), &self.roof, path, &self.title)?;
             }
         }
         Ok(())
@@ -124,6 +125,27 @@ impl Output {
         sorted.sort_by_key(|(series, r)| (*series, r.log_n));
         sorted.into_iter().map(|(_, r)| r).collect()
     }
+}
+
+/// `srgfn bench --replot`: draws the plot of a file written by `--json`
+/// (every record, or those of `primes`), titled with the device it ran on.
+pub fn replot(json: &Path, primes: &[Prime], plot_path: &Path) -> Result<()> {
+    #[derive(Deserialize)]
+    struct Saved {
+        device: String,
+        roofline: Roofline,
+        records: Vec<Record>,
+    }
+    let text = std::fs::read_to_string(json).with_context(|| format!("cannot read {}", json.display()))?;
+    let saved: Saved =
+        serde_json::from_str(&text).with_context(|| format!("{}: not a file written by srgfn bench --json", json.display()))?;
+    let names: Vec<String> = primes.iter().map(|p| p.to_string()).collect();
+    let records: Vec<Record> = saved.records.into_iter().filter(|r| names.is_empty() || names.contains(&r.prime)).collect();
+    if records.is_empty() {
+        bail!("{}: no records{}", json.display(), if names.is_empty() { String::new() } else { format!(" of {}", names.join(", ")) });
+    }
+    let title = saved.device.split(" (").next().unwrap_or(&saved.device).to_string();
+    plot(&records, &saved.roofline, plot_path, &title)
 }
 
 /// The table, columns as wide as their longest entry.
@@ -192,8 +214,8 @@ mod tests {
             gops: 1.3,
             roofline_ms: 1.5 * pct / 100.0,
             pct_roofline: pct,
-            twiddle_products: 0.0,
-            core_floor_ms: 0.0,
+            twiddle_products: 1e4,
+            core_floor_ms: 1.5 * pct / 100.0,
         }
     }
 
@@ -211,12 +233,13 @@ mod tests {
     }
 
     #[test]
-    fn the_plot_shows_points_above_the_roofline() {
+    fn the_plot_shows_points_above_the_floor() {
         let path = std::env::temp_dir().join(format!("srgfn-plot-{}.svg", std::process::id()));
         let recs = [record("a", 10, 40.0), record("a", 11, 252.0)];
-        plot(&recs, &path, "test").unwrap();
+        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0 };
+        plot(&recs, &roof, &path, "test").unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
-        assert!(svg.contains("above 100: the model over-counts"), "caption");
+        assert!(svg.contains("above 100: a floor over-counts"), "caption");
         // the % axis reaches 250: not clipped at 100
         let axis_max = svg.lines().filter_map(|l| l.trim().parse::<f64>().ok()).fold(0.0, f64::max);
         assert!(axis_max >= 250.0, "axis ends at {axis_max}");

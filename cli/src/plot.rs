@@ -2,18 +2,19 @@
 //! command line only, not of the library).
 
 use anyhow::{Context as _, Result};
-use srgfn::bench::Record;
+use srgfn::bench::{Record, Roofline};
 
-/// Writes an SVG plot atomically: median time and % of roofline against
+/// Writes an SVG plot atomically: median time, and the measured floor
+/// (`Record::floor_ms`: memory or product core) as % of that time, against
 /// log2 N.  Points above 100% are drawn, not clipped: the axis extends and a
-/// line at 100% marks where the operation model over-counts.
-pub fn plot(records: &[Record], path: &std::path::Path, title: &str) -> Result<()> {
+/// line at 100% marks where a floor's model over-counts.
+pub fn plot(records: &[Record], roof: &Roofline, path: &std::path::Path, title: &str) -> Result<()> {
     let mut svg = String::new();
-    draw_plot(records, title, &mut svg).map_err(|e| anyhow::anyhow!("cannot draw the plot: {e}"))?;
+    draw_plot(records, roof, title, &mut svg).map_err(|e| anyhow::anyhow!("cannot draw the plot: {e}"))?;
     srgfn::io::write_atomic(path, svg.as_bytes()).context("cannot write the plot")
 }
 
-fn draw_plot(records: &[Record], title: &str, svg: &mut String) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_plot(records: &[Record], roof: &Roofline, title: &str, svg: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     use plotters::prelude::*;
     let root = SVGBackend::with_string(svg, (1200, 520)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -22,7 +23,8 @@ fn draw_plot(records: &[Record], title: &str, svg: &mut String) -> Result<(), Bo
     let max_log = records.iter().map(|r| r.log_n).max().unwrap_or(20).max(min_log + 1);
     let t_min = records.iter().map(|r| r.median_ms).fold(f64::MAX, f64::min).max(1e-4) / 1.5;
     let t_max = records.iter().map(|r| r.median_ms).fold(0.0, f64::max).max(1e-3) * 1.5;
-    let pct_max = records.iter().map(|r| r.pct_roofline).fold(100.0, f64::max);
+    let pct = |r: &Record| 100.0 * r.floor_ms(roof) / r.median_ms;
+    let pct_max = records.iter().map(&pct).fold(100.0, f64::max);
     let mut series: Vec<(String, Vec<&Record>)> = Vec::new();
     for r in records {
         let key = format!("{} {}", r.prime, r.variant);
@@ -46,7 +48,11 @@ fn draw_plot(records: &[Record], title: &str, svg: &mut String) -> Result<(), Bo
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
     }
     chart.configure_series_labels().border_style(BLACK).label_font(("sans-serif", 11)).position(SeriesLabelPosition::UpperLeft).draw()?;
-    let caption = if pct_max > 100.0 { "% of roofline (above 100: the model over-counts)" } else { "% of roofline (higher is better)" };
+    let caption = if pct_max > 100.0 {
+        "measured floor as % of time (above 100: a floor over-counts)"
+    } else {
+        "measured floor (memory or product core) as % of time"
+    };
     let mut chart = ChartBuilder::on(&right)
         .caption(caption, ("sans-serif", 16))
         .margin(10)
@@ -59,7 +65,7 @@ fn draw_plot(records: &[Record], title: &str, svg: &mut String) -> Result<(), Bo
     }
     for (i, (_, pts)) in series.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
-        chart.draw_series(LineSeries::new(pts.iter().map(|r| (r.log_n, r.pct_roofline)), color.stroke_width(2)))?;
+        chart.draw_series(LineSeries::new(pts.iter().map(|r| (r.log_n, pct(r))), color.stroke_width(2)))?;
     }
     root.present()?;
     Ok(())

@@ -48,6 +48,19 @@ fn bench_prints_what_its_json_holds_in_an_aligned_table() {
         assert!(row[..variant_col].ends_with("  "), "{row}");
     }
     assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
+    // --replot draws the same JSON without a device, one prime or all
+    let again = tmp("b2.svg");
+    let o = bench(&["--replot", json.to_str().unwrap(), "--plot", again.to_str().unwrap()]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(&again).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("baseline-notrick"), "{svg}");
+    let o = bench(&["--replot", json.to_str().unwrap(), "--prime", "(2^63+2^34)^8+1", "--plot", again.to_str().unwrap()]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no records of (2^63+2^34)^8+1"), "{o:?}");
+    // a malformed file is named with its line
+    std::fs::write(&json, "{\"device\": \"x\",\n\"records\": [1,\n").unwrap();
+    let o = bench(&["--replot", json.to_str().unwrap(), "--plot", again.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("b.json: not a file written by srgfn bench --json") && err.contains("line "), "{err}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use ocl::{Buffer, Kernel};
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::unroll::Program;
 use srgfn_gen::{Digits, Prime};
@@ -45,7 +45,7 @@ __kernel void addc(__global ulong *out, const ulong a, const uint iters) {
 "#;
 
 /// Measured ceilings of the device.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Roofline {
     /// Device-to-device copy, bytes read + written per second / 1e9.
     pub copy_gbs: f64,
@@ -165,8 +165,9 @@ pub(crate) fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix)
     ops
 }
 
-/// One benchmark result.
-#[derive(Clone, Debug, Serialize)]
+/// One benchmark result (read back by `srgfn bench --replot`; fields added
+/// after v5 default to 0 in older files).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Record {
     /// The prime.
     pub prime: String,
@@ -207,10 +208,20 @@ pub struct Record {
     /// 100 · roofline_ms / median_ms (above 100: the model over-counts).
     pub pct_roofline: f64,
     /// General twiddle products (f_mul) of the transform.
+    #[serde(default)]
     pub twiddle_products: f64,
     /// Those products at the product-core rate measured by the micro-benchmark
     /// (0 when not measured): a floor independent of the operation model.
+    #[serde(default)]
     pub core_floor_ms: f64,
+}
+
+impl Record {
+    /// The larger of the two measured floors: the bytes moved at the copy
+    /// bandwidth, and the twiddle products at the product-core rate.
+    pub fn floor_ms(&self, roof: &Roofline) -> f64 {
+        (self.bytes as f64 / (roof.copy_gbs * 1e9) * 1e3).max(self.core_floor_ms)
+    }
 }
 
 fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
