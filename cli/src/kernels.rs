@@ -27,6 +27,12 @@ pub struct EmitArgs {
     /// How f_mul forms its digit products.
     #[arg(long, value_enum, default_value_t = MulArg::Wide64)]
     pub mul: MulArg,
+    /// Carry chains as inline PTX, as built on NVIDIA platforms (other OpenCL compilers reject them).
+    #[arg(long)]
+    pub ptx: bool,
+    /// Also write microbench.cl: the arithmetic micro-benchmarks of `srgfn bench` (f_mul, its product core, f_add + f_sub).
+    #[arg(long)]
+    pub micro: bool,
 }
 
 #[derive(Args, Debug)]
@@ -55,7 +61,11 @@ pub struct DevicesArgs {
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = parse_radix(args.radix)?;
-    let set = emit::emit(&prime, radix, args.mul.form())?;
+    let opts = emit::KernelOptions { radix, mul: args.mul.form(), ptx: args.ptx };
+    let mut set = emit::emit_with(&prime, &opts)?;
+    if args.micro {
+        emit::add_microbench(&prime, &opts, &mut set)?;
+    }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create output folder {}", args.out.display()))?;
     for f in &set.files {
         write_atomic(&args.out.join(&f.name), f.source.as_bytes())?;

@@ -39,8 +39,16 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     for expr in srgfn_gen::prime::CATALOG {
         for radix in ["2", "4"] {
             let dir = base.join(format!("{}-{radix}", expr.len()));
-            let o = srgfn(&["emit", "--prime", expr, "--radix", radix, "--out", dir.to_str().unwrap()]);
+            // radix 4 also with NVIDIA's PTX carry chains and the micro-benchmarks
+            let mut args = vec!["emit", "--prime", expr, "--radix", radix, "--out", dir.to_str().unwrap()];
+            let extra = radix == "4";
+            if extra {
+                args.extend(["--ptx", "--micro"]);
+            }
+            let o = srgfn(&args);
             assert!(o.status.success(), "{expr}: {}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(std::fs::read_to_string(dir.join("field.cl")).unwrap().contains("asm("), extra, "{expr} r{radix}");
+            assert_eq!(dir.join("microbench.cl").exists(), extra, "{expr} r{radix}");
             let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
             for kernel in m["kernels"].as_array().unwrap() {
                 let file = dir.join(kernel["file"].as_str().unwrap());

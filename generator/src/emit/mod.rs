@@ -421,6 +421,17 @@ pub fn emit_microbench(prime: &Prime, opts: &KernelOptions) -> Result<EmittedFil
     Ok(EmittedFile { name: "microbench.cl".into(), source: format!("{header}\n{src}") })
 }
 
+/// Adds [`emit_microbench`]'s file and its kernels' manifest entries to a set
+/// emitted with the same options (`srgfn emit --micro`).
+pub fn add_microbench(prime: &Prime, opts: &KernelOptions, set: &mut KernelSet) -> Result<(), EmitError> {
+    let file = emit_microbench(prime, opts)?;
+    for kn in MICROBENCH_KERNELS {
+        set.manifest.kernels.push(aux_entry(kn, &file.name));
+    }
+    set.files.push(file);
+    Ok(())
+}
+
 /// The kernels of [`emit_microbench`].
 pub const MICROBENCH_KERNELS: [&str; 3] = ["mb_mul", "mb_core", "mb_add"];
 
@@ -528,6 +539,9 @@ fn aux_entry(name: &str, file: &str) -> KernelEntry {
         "pointwise_mul" => ("Z ← X · Y", "n", "any".into()),
         "pointwise_mul_lazy" => ("Z ← X · Y by the passes' lazy product and normalisation", "n", "any".into()),
         "pointwise_add" => ("Z ← X + Y", "n", "any".into()),
+        "mb_mul" => ("micro-benchmark: X ← X · Y, iters times", "n", "any".into()),
+        "mb_core" => ("micro-benchmark: the product core of f_mul (digit products, negacyclic fold), iters times", "n", "any".into()),
+        "mb_add" => ("micro-benchmark: (X, Y) ← (X + Y, X − Y), iters times", "n", "any".into()),
         _ => ("Z ← X − Y", "n", "any".into()),
     };
     KernelEntry {
