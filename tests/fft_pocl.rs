@@ -153,6 +153,10 @@ fn bad_sizes_are_clear_errors() {
     let fft = Fft::new(&s, prime).unwrap();
     let msg = |r: anyhow::Result<srgfn::Plan>| format!("{:#}", r.err().expect("an error"));
     assert!(msg(fft.plan(24, 1)).contains("not a power of two"));
+    for n in [0, 24] {
+        assert!(format!("{:#}", fft.prepare(n).unwrap_err()).contains("not a power of two"), "prepare({n})");
+    }
+    assert!(format!("{:#}", fft.plan(16, 0).err().unwrap()).contains("batch must be at least 1"));
     assert!(msg(fft.plan(1, 1)).contains("out of range"));
     assert!(msg(fft.plan(1 << 40, 1)).starts_with("N = 2^40 needs 132 TiB on the device"));
     let mut plan = fft.plan(16, 1).unwrap();

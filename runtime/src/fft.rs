@@ -90,6 +90,9 @@ impl Fft {
 
     /// Compiles (or loads from the cache) every kernel a transform of size n needs.
     pub fn prepare(&self, n: usize) -> Result<()> {
+        if !n.is_power_of_two() {
+            bail!("N = {n} is not a power of two");
+        }
         let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?;
         self.kernels.prepare(self.variant, &shape.radices())
     }
