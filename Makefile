@@ -1,12 +1,15 @@
 # srgfn — set-up, demo and tests on a fresh Debian/Ubuntu machine (run as root).
-#   make demo   installs what is missing, builds, runs a checked job on the default device
-#   make test   installs what is missing, runs the whole test suite (PoCL when no GPU)
+#   make install  installs what is missing, builds, copies srgfn to BINDIR
+#   make demo     installs what is missing, builds, runs a checked job on the default device
+#   make test     installs what is missing, runs the whole test suite (PoCL when no GPU)
 
 SHELL := /bin/bash
 CARGO ?= cargo
 APT_PACKAGES := pocl-opencl-icd ocl-icd-opencl-dev
+# Where `make install` puts srgfn: /usr/local/bin as root, else ~/.cargo/bin (on PATH with rustup).
+BINDIR ?= $(if $(filter 0,$(shell id -u)),/usr/local/bin,$(HOME)/.cargo/bin)
 
-.PHONY: deps build demo test bench doc clean
+.PHONY: deps build install demo test bench doc clean
 
 deps:
 	@command -v $(CARGO) >/dev/null || { echo "error: Rust is not installed: install it with rustup (https://rustup.rs), then re-run make" >&2; exit 1; }
@@ -18,7 +21,12 @@ deps:
 	fi
 
 build: deps
-	$(CARGO) build --release
+	$(CARGO) build --release --locked
+
+install: build
+	install -D -m 0755 target/release/srgfn $(DESTDIR)$(BINDIR)/srgfn
+	@echo "installed $(DESTDIR)$(BINDIR)/srgfn"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: $(BINDIR) is not on PATH: add it, or run make install BINDIR=DIR" >&2 ;; esac
 
 demo: build
 	./scripts/demo.sh ./target/release/srgfn

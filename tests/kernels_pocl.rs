@@ -39,54 +39,11 @@ fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
     v
 }
 
+/// Field operations on every pair of edge values and random pairs (the
+/// library's own check, which `srgfn check` runs too).
 fn check_field_ops(fk: &FieldKernels, prime: &Prime) {
-    let f = Field::new(prime);
-    let k = prime.k();
-    let edges = edge_values(&f);
-    // all pairs of edge values, plus random pairs
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    for a in &edges {
-        for b in &edges {
-            xs.push(a.clone());
-            ys.push(b.clone());
-        }
-    }
-    let mut r = rng(k as u64);
-    for _ in 0..64 {
-        xs.push(random_digits(&f, &mut r));
-        ys.push(random_digits(&f, &mut r));
-    }
-    let n = xs.len();
-    let (bx, by) = (fk.upload(&to_digit_major(&xs, k)).unwrap(), fk.upload(&to_digit_major(&ys, k)).unwrap());
-    let bz = fk.alloc(n * k).unwrap();
-    for op in ["mul", "add", "sub"] {
-        fk.pointwise(op, &bx, &by, &bz, n as u64, n as u64).unwrap();
-        let got = from_digit_major(&fk.download(&bz).unwrap(), k);
-        for i in 0..n {
-            let want = match op {
-                "mul" => f.mul(&xs[i], &ys[i]),
-                "add" => f.add(&xs[i], &ys[i]),
-                _ => f.sub(&xs[i], &ys[i]),
-            };
-            assert_eq!(got[i], want, "{prime} {op} {:?} {:?}", xs[i], ys[i]);
-        }
-    }
-    for s in [0u32, 1, 3, k as u32 - 1, k as u32, k as u32 + 1, 2 * k as u32 - 1, 2 * k as u32 + 5] {
-        let b = fk.upload(&to_digit_major(&xs, k)).unwrap();
-        fk.shift_by(&b, s, n as u64, n as u64).unwrap();
-        let got = from_digit_major(&fk.download(&b).unwrap(), k);
-        for i in 0..n {
-            assert_eq!(got[i], f.negacyclic_shift(&xs[i], s as i64), "{prime} shift {s}");
-        }
-    }
-    let c = random_digits(&f, &mut r);
-    let b = fk.upload(&to_digit_major(&xs, k)).unwrap();
-    fk.scale(&b, &fk.upload(&c).unwrap(), n as u64, n as u64).unwrap();
-    let got = from_digit_major(&fk.download(&b).unwrap(), k);
-    for i in 0..n {
-        assert_eq!(got[i], f.mul(&xs[i], &c), "{prime} scale");
-    }
+    let (ok, detail) = srgfn::check::field_ops_of(fk, prime).unwrap_or_else(|e| panic!("{prime}: {e:#}"));
+    assert!(ok, "{prime} f_mul {}: {detail}", fk.mul.name());
 }
 
 /// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
@@ -145,6 +102,11 @@ fn check_dft(fk: &FieldKernels, prime: &Prime) {
     check_pass(fk, prime, kk, kk * 4, 1, 2);
     check_pass(fk, prime, kk, kk * 4, 4, 1);
     check_pass(fk, prime, 4.min(kk), kk * 4, kk, 2);
+    // several work-groups: the transposed store of p < 32 and the lane store of p >= 32
+    check_pass(fk, prime, kk, kk * 64, 16, 1);
+    if kk <= 16 {
+        check_pass(fk, prime, kk, kk * kk * 32, kk * 32, 1);
+    }
 }
 
 /// D_{K,J} on B blocks, with the table of ω_M (M = K·J·2, so step = 2).
@@ -210,16 +172,18 @@ fn check_transpose(fk: &FieldKernels, prime: &Prime) {
 fn kernels_for_primes_up_to_k32_match_the_host() {
     let s = session();
     for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        for mul in [MulForm::Wide64, MulForm::Limb22] {
-            for radix in [Radix::R2, Radix::R4] {
-                let fk = build(&s, prime, radix, mul);
-                if radix == Radix::R2 {
-                    check_field_ops(&fk, prime);
-                    check_twiddle(&fk, prime, 2, 3);
-                    check_transpose(&fk, prime);
-                }
-                check_dft(&fk, prime);
+        // every f_mul form on the field operations
+        for mul in MulForm::ALL {
+            check_field_ops(&FieldKernels::with_mul(&s, prime, Radix::R2, mul).unwrap(), prime);
+        }
+        // every variant's passes, each radix with another form
+        for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
+            let fk = build(&s, prime, radix, mul);
+            if radix == Radix::R2 {
+                check_twiddle(&fk, prime, 2, 3);
+                check_transpose(&fk, prime);
             }
+            check_dft(&fk, prime);
         }
     }
 }
@@ -269,14 +233,16 @@ fn a_build_failure_reports_the_log_and_the_source_path() {
 }
 
 
-/// Many work-groups of the local variant at once, several times: a race
-/// between work-groups shows as a moving error.
+/// Many work-groups of the local-memory variants at once, several times: a
+/// race between work-groups shows as a moving error.
 #[test]
-fn local_variant_is_race_free_across_work_groups() {
+fn local_memory_variants_are_race_free_across_work_groups() {
     let s = session();
-    let prime = &catalog()[3];
-    let fk = FieldKernels::new(&s, prime, Radix::R2).unwrap();
-    for _ in 0..3 {
-        check_pass(&fk, prime, 32, 2048, 32, 2);
+    for k in [8, 16] {
+        let prime = srgfn_gen::catalog_prime(k).unwrap();
+        let fk = FieldKernels::new(&s, prime, Radix::R2).unwrap();
+        for _ in 0..3 {
+            check_pass(&fk, prime, 2 * k, 128 * k, 32, 2);
+        }
     }
 }

@@ -52,6 +52,26 @@ impl Field {
         d
     }
 
+    /// Edge values of the representation: 0, 1, p−1 = (0,…,0,r), r−1 in every
+    /// digit, (r−1)·r^i and r^i for every i, and r^{k−1} − 1 (a carry out of
+    /// it runs through all digits).  Every check of the kernels uses them.
+    pub fn edge_values(&self) -> Vec<Digits> {
+        let (k, r) = (self.k, self.r);
+        let mut v = vec![self.zero(), self.one(), self.minus_one(), vec![r - 1; k]];
+        for i in 0..k {
+            let mut d = self.zero();
+            d[i] = r - 1;
+            v.push(d);
+            let mut d = self.zero();
+            d[i] = 1;
+            v.push(d);
+        }
+        let mut low = vec![r - 1; k];
+        low[k - 1] = 0;
+        v.push(low);
+        v
+    }
+
     /// Checks that `x` is a canonical representation (length k, digits < r or (0,…,0,r)).
     pub fn validate(&self, x: &[u64]) -> Result<(), FieldError> {
         if x.len() != self.k {

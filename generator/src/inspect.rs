@@ -54,10 +54,17 @@ pub fn stage_table(prime: &Prime, prog: &Program) -> String {
     s
 }
 
+/// Where the SVG title is drawn, and its font size in px.
+const TITLE_X: f64 = 10.0;
+const TITLE_Y: f64 = 24.0;
+const TITLE_SIZE: f64 = 14.0;
+
 /// An SVG drawing of the butterfly network: one row per slot, one column per
 /// stage, a vertical bar per butterfly, r^s labels on shifted inputs.
 pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
-    let (row_h, lane_w, left, top) = (22.0, 12.0, 60.0, 50.0);
+    // The title's baseline is at TITLE_Y and the stage labels' at top − 16, so
+    // the stage labels (11 px) start below the title's descenders.
+    let (row_h, lane_w, left, top) = (22.0, 12.0, 60.0, 66.0);
     let n = prog.size;
     // Give each butterfly a lane so that bars whose slot ranges overlap do not
     // coincide: greedy interval colouring, per stage.
@@ -84,7 +91,9 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
         lanes.iter().map(|l| (l.iter().copied().max().unwrap_or(0) + 1) as f64 * lane_w + 60.0).collect();
     let cols = prog.stages.len();
     let total: f64 = col_widths.iter().sum();
-    let width = left + total + 90.0;
+    let title = format!("DFT_{n} over {prime}, radix {}: {cols} stages", prog.radix.number());
+    // the image is at least as wide as the title (monospace: 0.6 em per character)
+    let width = (left + total + 90.0).max(TITLE_X + title.chars().count() as f64 * 0.6 * TITLE_SIZE + 10.0).ceil();
     let height = top + row_h * n as f64 + 30.0;
     let y = |slot: usize| top + row_h * slot as f64;
     let mut s = String::new();
@@ -93,12 +102,7 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="10" y="20" font-size="14">DFT_{n} over {prime}, radix {}: {} stages</text>"#,
-        prog.radix.number(),
-        cols
-    );
+    let _ = writeln!(s, r#"<text x="{TITLE_X}" y="{TITLE_Y}" font-size="{TITLE_SIZE}">{title}</text>"#);
     for slot in 0..n {
         let _ = writeln!(
             s,
@@ -110,7 +114,7 @@ pub fn butterfly_svg(prime: &Prime, prog: &Program) -> String {
     }
     let mut x_col = left;
     for (c, st) in prog.stages.iter().enumerate() {
-        let _ = writeln!(s, r#"<text x="{}" y="{}">stage {}</text>"#, x_col + 40.0, top - 20.0, c + 1);
+        let _ = writeln!(s, r#"<text x="{}" y="{}">stage {}</text>"#, x_col + 40.0, top - 16.0, c + 1);
         for (bf, &lane) in st.butterflies.iter().zip(&lanes[c]) {
             let x = x_col + 50.0 + lane as f64 * lane_w;
             let lo = bf.slots.iter().copied().min().unwrap_or(0);

@@ -38,6 +38,10 @@ impl DeviceEntry {
     pub fn is_gpu(&self) -> bool {
         self.kind == "GPU"
     }
+    /// NVIDIA's OpenCL platform, whose compiler accepts inline PTX.
+    pub fn is_nvidia(&self) -> bool {
+        self.platform.contains("NVIDIA")
+    }
     /// A device of PoCL (Portable Computing Language), the CPU implementation.
     pub fn is_pocl(&self) -> bool {
         self.platform.contains("Portable Computing Language")

@@ -1,74 +1,230 @@
 //! Element files: text (one element per line, decimal or 0x-hex, `#` comments)
-//! and binary (little-endian digit vectors, k words per element); atomic writes.
+//! and binary (k little-endian 64-bit digits per element, the fast path).
+//!
+//! Files are streamed in blocks: a reader thread reads the next block while
+//! every core parses the current one, and output is formatted on every core
+//! while a writer thread writes the previous block.  Files are written
+//! atomically (a temporary file in the same folder, then a rename).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::ops::Range;
 use std::path::Path;
+use std::sync::mpsc::sync_channel;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use num_bigint::BigUint;
-use srgfn_gen::{Digits, Field};
+use rayon::prelude::*;
+use srgfn_gen::{Field, Prime};
 
 /// Longest accepted text line (an 8192-bit element has under 2500 digits).
 pub const MAX_LINE: usize = 1 << 16;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// One element per line, decimal or 0x-hex; `#` starts a comment.
-    Text,
-    /// Little-endian 64-bit digits, k per element, least significant first.
-    Bin,
-}
+/// Bytes read per block (a block ends at a line end, so it may be a line longer).
+const BLOCK_BYTES: usize = 8 << 20;
+
+/// Elements formatted per output block.
+const BLOCK_ELEMENTS: usize = 1 << 15;
+
+/// Receives how many more bytes were read or written (called from any thread).
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// A progress callback that ignores its reports.
+pub fn no_progress(_: u64) {}
 
 /// Parses one value written in decimal or 0x-hex.
 pub fn parse_value(s: &str) -> Option<BigUint> {
     let s = s.trim();
-    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => (h, 16),
-        None => (s, 10),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
-        return None;
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => BigUint::parse_bytes(h.as_bytes(), 16),
+        Some(_) => None,
+        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Some(parse_decimal(s.as_bytes())),
+        None => None,
     }
-    BigUint::parse_bytes(digits.as_bytes(), radix)
 }
 
-/// Reads the elements of a text file; errors name the file and line.
-pub fn read_text(path: &Path, field: &Field) -> Result<Vec<Digits>> {
+/// The integer of ASCII decimal digits, 19 digits (one u64 word) per step,
+/// with no intermediate allocation but the result's words.
+fn parse_decimal(digits: &[u8]) -> BigUint {
+    const STEP: usize = 19; // 10^19 < 2^64
+    let mut words: Vec<u64> = Vec::with_capacity(digits.len() / STEP + 1); // least significant first
+    let mut rest = digits;
+    while !rest.is_empty() {
+        // the first chunk takes the remainder, so every later one has STEP digits
+        let take = match rest.len() % STEP {
+            0 => STEP,
+            r => r,
+        };
+        let (chunk, tail) = rest.split_at(take);
+        rest = tail;
+        let scale = 10u64.pow(take as u32) as u128;
+        let mut carry = chunk.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as u128;
+        for w in words.iter_mut() {
+            let t = *w as u128 * scale + carry;
+            *w = t as u64;
+            carry = t >> 64;
+        }
+        if carry > 0 {
+            words.push(carry as u64);
+        }
+    }
+    BigUint::new(words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect())
+}
+
+fn open(path: &Path) -> Result<std::fs::File> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    read_text_from(BufReader::new(file), &path.display().to_string(), field)
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        bail!("cannot read {}: it is a folder, not a file", path.display());
+    }
+    Ok(file)
 }
 
-pub fn read_text_from<R: BufRead>(mut reader: R, name: &str, field: &Field) -> Result<Vec<Digits>> {
-    let mut out = Vec::new();
-    let mut line = Vec::new();
-    let mut lineno = 0usize;
+/// Size of a file in bytes (0 when unknown), for progress bars.
+pub fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+/// Reads the values of a text file (each below p); errors name the file and line.
+pub fn read_text(path: &Path, prime: &Prime, progress: Progress) -> Result<Vec<BigUint>> {
+    read_text_from(open(path)?, &path.display().to_string(), prime, progress)
+}
+
+/// What the reader thread hands to the parser.
+enum Chunk {
+    /// Whole lines (the last one may lack its newline at the end of the input).
+    Lines(Vec<u8>),
+    /// The next line is longer than [`MAX_LINE`].
+    LongLine,
+}
+
+/// Reads blocks of whole lines; ends after a [`Chunk::LongLine`] or an error.
+fn read_chunks<R: Read>(mut reader: R, mut send: impl FnMut(std::io::Result<Chunk>) -> bool) {
+    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + MAX_LINE);
     loop {
-        line.clear();
-        lineno += 1;
-        // read at most MAX_LINE + 1 bytes of the line, so memory stays bounded
-        let n = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line)?;
-        if n == 0 {
+        let mut eof = false;
+        while buf.len() < BLOCK_BYTES {
+            let start = buf.len();
+            buf.resize(BLOCK_BYTES, 0);
+            match reader.read(&mut buf[start..]) {
+                Ok(0) => {
+                    buf.truncate(start);
+                    eof = true;
+                    break;
+                }
+                Ok(n) => buf.truncate(start + n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(start),
+                Err(e) => {
+                    send(Err(e));
+                    return;
+                }
+            }
+        }
+        let end = if eof { buf.len() } else { buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) };
+        if end == 0 && !eof {
+            // a block without a line end: one line of more than BLOCK_BYTES > MAX_LINE bytes
+            send(Ok(Chunk::LongLine));
+            return;
+        }
+        let rest = buf.split_off(end);
+        let lines = std::mem::replace(&mut buf, rest);
+        if (!lines.is_empty() && !send(Ok(Chunk::Lines(lines)))) || eof {
+            return;
+        }
+    }
+}
+
+/// Values of one piece of a block, or the first bad line in it.
+struct Piece {
+    values: Vec<BigUint>,
+    lines: usize,
+    /// (0-based line within the piece, message without the file:line prefix).
+    error: Option<(usize, String)>,
+}
+
+fn parse_piece(bytes: &[u8], prime: &Prime) -> Piece {
+    let p = prime.modulus();
+    // a decimal longer than p (without leading zeros) is not below p: refused unparsed
+    let p_digits = p.to_string().len();
+    let mut piece = Piece { values: Vec::new(), lines: 0, error: None };
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return piece;
+    }
+    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+        piece.lines = i + 1;
+        let fail = |msg: String| Some((i, msg));
+        if line.len() > MAX_LINE {
+            piece.error = fail(format!("line longer than {MAX_LINE} bytes"));
             break;
         }
-        if line.len() > MAX_LINE && line.last() != Some(&b'\n') {
-            bail!("{name}:{lineno}: line longer than {MAX_LINE} bytes");
-        }
-        let text = std::str::from_utf8(&line).map_err(|_| anyhow!("{name}:{lineno}: not UTF-8 text"))?;
+        let Ok(text) = std::str::from_utf8(line) else {
+            piece.error = fail("not UTF-8 text".into());
+            break;
+        };
         let text = text.split('#').next().unwrap_or("").trim();
         if text.is_empty() {
             continue;
         }
-        let v = parse_value(text)
-            .ok_or_else(|| anyhow!("{name}:{lineno}: cannot read '{}' as a decimal or 0x-hex integer", shorten(text)))?;
-        let d = field
-            .from_biguint(&v)
-            .map_err(|_| anyhow!("{name}:{lineno}: value {} is not below p = {}", shorten(text), field.prime()))?;
-        out.push(d);
+        let significant = text.trim_start_matches('0').len();
+        let value = if significant > p_digits && text.bytes().all(|b| b.is_ascii_digit()) { Some(p.clone()) } else { parse_value(text) };
+        match value {
+            None => piece.error = fail(format!("cannot read '{}' as a decimal or 0x-hex integer", shorten(text))),
+            Some(v) if &v >= p => piece.error = fail(format!("value {} is not below p = {prime}", shorten(text))),
+            Some(v) => {
+                piece.values.push(v);
+                continue;
+            }
+        }
+        break;
     }
-    if out.is_empty() {
+    piece
+}
+
+/// Splits `bytes` into about `parts` ranges that end at line ends.
+fn line_ranges(bytes: &[u8], parts: usize) -> Vec<Range<usize>> {
+    let step = bytes.len().div_ceil(parts.max(1)).max(1);
+    let mut ranges = Vec::with_capacity(parts);
+    let mut start = 0;
+    while start < bytes.len() {
+        let guess = (start + step).min(bytes.len());
+        let end = bytes[guess..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| guess + i + 1);
+        ranges.push(start..end);
+        start = end;
+    }
+    ranges
+}
+
+/// Reads the values of a text stream on every core; errors name `name` and the line.
+pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, progress: Progress) -> Result<Vec<BigUint>> {
+    let mut values = Vec::new();
+    let mut lines_before = 0usize;
+    let (tx, rx) = sync_channel::<std::io::Result<Chunk>>(2);
+    std::thread::scope(|s| -> Result<()> {
+        s.spawn(move || read_chunks(reader, |chunk| tx.send(chunk).is_ok()));
+        // returning early drops rx, which stops the reader at its next block
+        for chunk in rx {
+            let bytes = match chunk.with_context(|| format!("cannot read {name}"))? {
+                Chunk::LongLine => bail!("{name}:{}: line longer than {MAX_LINE} bytes", lines_before + 1),
+                Chunk::Lines(bytes) => bytes,
+            };
+            let pieces: Vec<Piece> = line_ranges(&bytes, 4 * rayon::current_num_threads())
+                .into_par_iter()
+                .map(|r| parse_piece(&bytes[r], prime))
+                .collect();
+            for piece in pieces {
+                if let Some((line, msg)) = piece.error {
+                    bail!("{name}:{}: {msg}", lines_before + line + 1);
+                }
+                lines_before += piece.lines;
+                values.extend(piece.values);
+            }
+            progress(bytes.len() as u64);
+        }
+        Ok(())
+    })?;
+    if values.is_empty() {
         bail!("{name} contains no elements");
     }
-    Ok(out)
+    Ok(values)
 }
 
 fn shorten(s: &str) -> String {
@@ -79,14 +235,17 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// Reads a binary file of k little-endian words per element.
-pub fn read_bin(path: &Path, field: &Field) -> Result<Vec<Digits>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// Reads a binary file of k little-endian digits per element, as digit words
+/// (element after element); every element is validated.
+pub fn read_bin(path: &Path, field: &Field, progress: Progress) -> Result<Vec<u64>> {
+    let mut bytes = Vec::new();
+    open(path)?.read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    progress(bytes.len() as u64);
     parse_bin(&bytes, &path.display().to_string(), field)
 }
 
-/// Parses k little-endian words per element; every element is validated.
-pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<Digits>> {
+/// Parses k little-endian words per element, validating every element in parallel.
+pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<u64>> {
     let k = field.k();
     if bytes.is_empty() {
         bail!("{name} contains no elements");
@@ -94,49 +253,63 @@ pub fn parse_bin(bytes: &[u8], name: &str, field: &Field) -> Result<Vec<Digits>>
     if !bytes.len().is_multiple_of(8 * k) {
         bail!("{name}: {} bytes is not a whole number of elements ({} bytes each: k = {k} words)", bytes.len(), 8 * k);
     }
-    bytes
-        .chunks(8 * k)
-        .enumerate()
-        .map(|(i, c)| {
-            let d: Digits = c.chunks(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
-            field.validate(&d).map_err(|e| anyhow!("{name}: element {i}: {e}"))?;
-            Ok(d)
-        })
-        .collect()
-}
-
-pub fn read_elements(path: &Path, field: &Field, format: Format) -> Result<Vec<Digits>> {
-    match format {
-        Format::Text => read_text(path, field),
-        Format::Bin => read_bin(path, field),
+    let words: Vec<u64> = bytes.par_chunks(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
+    // the first bad element in file order, whichever thread finds one
+    let bad = words.par_chunks(k).position_first(|e| field.validate(e).is_err());
+    if let Some(i) = bad {
+        let err = field.validate(&words[i * k..(i + 1) * k]).expect_err("found invalid");
+        return Err(anyhow!("{name}: element {i}: {err}"));
     }
+    Ok(words)
 }
 
-/// Serialises elements in a format.
-pub fn encode(elems: &[Digits], field: &Field, format: Format) -> Result<Vec<u8>> {
-    Ok(match format {
-        Format::Text => {
-            let mut s = String::with_capacity(elems.len() * 160);
-            for e in elems {
-                s.push_str(&field.to_biguint(e)?.to_string());
-                s.push('\n');
+/// Text of values, one per line, formatted in parallel.
+pub fn text_of(values: &[BigUint]) -> Vec<u8> {
+    let pieces: Vec<Vec<u8>> = values
+        .par_chunks(256)
+        .map(|chunk| {
+            let mut s = Vec::with_capacity(chunk.len() * 160);
+            for v in chunk {
+                writeln!(s, "{v}").expect("writing to memory");
             }
-            s.into_bytes()
-        }
-        Format::Bin => elems.iter().flatten().flat_map(|w| w.to_le_bytes()).collect(),
-    })
+            s
+        })
+        .collect();
+    pieces.concat()
 }
 
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename),
-/// so an interrupted run leaves no partial file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+/// Bytes of digit words (little-endian).
+pub fn bin_of(words: &[u64]) -> Vec<u8> {
+    words.par_iter().flat_map_iter(|w| w.to_le_bytes()).collect()
+}
+
+/// Writes values as text, one per line (to standard output when `path` is None).
+pub fn write_text(path: Option<&Path>, values: &[BigUint], progress: Progress) -> Result<()> {
+    let blocks = values.chunks(BLOCK_ELEMENTS).map(text_of);
+    write_blocks(path, blocks, progress)
+}
+
+/// Writes digit words as binary (to standard output when `path` is None).
+pub fn write_bin(path: Option<&Path>, words: &[u64], progress: Progress) -> Result<()> {
+    write_blocks(path, words.chunks(BLOCK_ELEMENTS * 8).map(bin_of), progress)
+}
+
+/// Writes blocks made on the calling thread (each on every core) while a
+/// writer thread writes the previous one; atomic for files.
+fn write_blocks(path: Option<&Path>, blocks: impl Iterator<Item = Vec<u8>>, progress: Progress) -> Result<()> {
+    let Some(path) = path else {
+        return write_stream(std::io::stdout(), blocks, progress).or_else(|e| match e.kind() {
+            // a closed pipe (`| head`) is the reader's choice, not an error
+            std::io::ErrorKind::BrokenPipe => Ok(()),
+            _ => Err(anyhow!("cannot write to standard output: {e}")),
+        });
+    };
+    let tmp = temporary_path(path);
     let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+        let mut file = std::fs::File::create(&tmp)?;
+        write_stream(&mut file, blocks, progress)?;
+        // no fsync: the rename makes the write atomic for a failed or killed
+        // run, and syncing hundreds of MB would dominate large outputs
         std::fs::rename(&tmp, path)
     })();
     if let Err(e) = result {
@@ -146,17 +319,95 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Writes to a file atomically, or to standard output.
-pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
-    match path {
-        Some(p) => write_atomic(p, bytes),
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(bytes).and_then(|_| out.flush()) {
-                // a closed pipe (`| head`) is the reader's choice, not an error
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                r => Ok(r?),
+fn write_stream<W: Write + Send>(mut sink: W, blocks: impl Iterator<Item = Vec<u8>>, progress: Progress) -> std::io::Result<()> {
+    let (tx, rx) = sync_channel::<Vec<u8>>(1);
+    std::thread::scope(|s| {
+        let writer = s.spawn(move || -> std::io::Result<()> {
+            for block in rx {
+                sink.write_all(&block)?;
+                progress(block.len() as u64);
+            }
+            sink.flush()
+        });
+        for block in blocks {
+            // the writer stopped on an error: it is reported by join
+            if tx.send(block).is_err() {
+                break;
             }
         }
+        drop(tx);
+        writer.join().expect("the writer thread does not panic")
+    })
+}
+
+fn temporary_path(path: &Path) -> std::path::PathBuf {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    dir.join(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename),
+/// so an interrupted run leaves no partial file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_blocks(Some(path), std::iter::once(bytes.to_vec()), &no_progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prime() -> Prime {
+        Prime::parse("(2^63+2^34)^8+1").unwrap()
+    }
+
+    #[test]
+    fn line_ranges_cover_the_block_at_line_ends() {
+        let text = b"1\n22\n333\n4444\n55555\n";
+        for parts in 1..8 {
+            let ranges = line_ranges(text, parts);
+            assert_eq!(ranges.first().unwrap().start, 0);
+            assert_eq!(ranges.last().unwrap().end, text.len());
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                assert_eq!(text[w[0].end - 1], b'\n');
+            }
+        }
+    }
+
+    #[test]
+    fn text_reads_in_blocks_and_names_the_line() {
+        // more than one block, so lines are counted across blocks and pieces
+        let lines = BLOCK_BYTES / 4 + 1000;
+        let mut text: Vec<u8> = (0..lines).flat_map(|i| format!("{}\n", i % 1000).into_bytes()).collect();
+        let values = read_text_from(&text[..], "t", &prime(), &no_progress).unwrap();
+        assert_eq!(values.len(), lines);
+        assert_eq!(values[lines - 1], BigUint::from(((lines - 1) % 1000) as u32));
+        text.extend_from_slice(b"# comment\n12x\n");
+        let err = read_text_from(&text[..], "t", &prime(), &no_progress).unwrap_err().to_string();
+        assert_eq!(err, format!("t:{}: cannot read '12x' as a decimal or 0x-hex integer", lines + 2));
+        // the last line may lack its newline
+        assert_eq!(read_text_from(&b"5\n0x10"[..], "t", &prime(), &no_progress).unwrap(), [BigUint::from(5u32), BigUint::from(16u32)]);
+    }
+
+    #[test]
+    fn decimals_parse_like_num_bigint() {
+        for s in ["0", "7", "000123", "18446744073709551615", "18446744073709551616", "10000000000000000000", &"9".repeat(155), &"1".repeat(38)] {
+            assert_eq!(parse_value(s), BigUint::parse_bytes(s.as_bytes(), 10), "{s}");
+        }
+        assert_eq!(parse_value("0x1F"), Some(BigUint::from(31u32)));
+        for bad in ["", "0x", "1_000", "+5", "12a", "0xg", "1 2"] {
+            assert_eq!(parse_value(bad), None, "{bad}");
+        }
+        // far too long: refused as not below p without parsing
+        let long = format!("1{}", "0".repeat(MAX_LINE - 1));
+        let err = read_text_from(long.as_bytes(), "t", &prime(), &no_progress).unwrap_err().to_string();
+        assert!(err.starts_with("t:1: value 1000") && err.contains("is not below p"), "{err}");
+    }
+
+    #[test]
+    fn output_round_trips_through_the_reader() {
+        let values: Vec<BigUint> = (0..100_000u64).map(|i| BigUint::from(i) << (i % 400)).collect();
+        let text = text_of(&values);
+        assert_eq!(read_text_from(&text[..], "t", &prime(), &no_progress).unwrap(), values);
     }
 }

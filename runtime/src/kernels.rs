@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use rayon::prelude::*;
-use anyhow::{Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 use ocl::{Buffer, Kernel, Program, SpatialDims};
-use srgfn_gen::emit::{self, EmittedFile, KernelSet, MulForm, Variant, TILE};
+use rayon::prelude::*;
+use srgfn_gen::emit::{self, EmittedFile, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -41,44 +41,39 @@ pub fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
     Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each))
 }
 
-/// Builds a kernel of `file` with the arguments in order and enqueues it.
-macro_rules! launch {
-    ($self:ident, $file:expr, $name:expr, $gws:expr, $lws:expr, [$($arg:expr),*]) => {{
-        let program = $self.program($file)?;
-        let mut b = Kernel::builder();
-        b.program(&program).name($name).queue($self.session.queue.clone()).global_work_size($gws);
-        if let Some(l) = $lws {
-            b.local_work_size(l);
-        }
-        $( b.arg($arg); )*
-        let k = b.build().with_context(|| format!("cannot set up kernel {}", $name))?;
-        if $self.session.faults.hit(crate::faults::Fault::Enqueue) {
-            return Err(crate::faults::Faults::error(crate::faults::Fault::Enqueue, &format!("enqueue of {}", $name)));
-        }
-        let mut recording = $self.events.lock().expect("event list");
-        // SAFETY: every argument is set above with the type the kernel declares,
-        // and the buffers outlive the enqueue (the queue is in order).
-        match recording.as_mut() {
-            Some(events) => {
-                let mut ev = ocl::Event::empty();
-                unsafe { k.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue {}", $name))?;
-                events.push(ev);
-                Ok(())
-            }
-            None => unsafe { k.enq() }.with_context(|| format!("cannot enqueue {}", $name)),
-        }
-    }};
+/// One kernel argument, checked against the kernel's [`KernelSig`] before it is set.
+pub enum Arg<'a> {
+    Buf(&'a Buffer<u64>),
+    U64(u64),
+    U32(u32),
 }
 
-/// The multiplication form for a device and prime: `SRGFN_MUL` (wide64 or
-/// limb22) when set, else limb22 on GPUs for k ≥ 32 and wide64 otherwise.
-/// Measured on the H200 (docs/performance.md, v5): wide64 is 10% faster at
-/// k = 4, 8 and 16 (where f_mul is fully unrolled), limb22 16% faster at k = 32.
-pub fn default_mul(session: &Session, prime: &Prime) -> Result<MulForm> {
+impl Arg<'_> {
+    fn fits(&self, ty: ParamType) -> bool {
+        match self {
+            Arg::Buf(_) => ty.is_buffer(),
+            Arg::U64(_) => ty == ParamType::ULong,
+            Arg::U32(_) => ty == ParamType::UInt,
+        }
+    }
+}
+
+/// The multiplication form for a device and prime: `SRGFN_MUL` (wide64,
+/// limb22 or mixed) when set, else wide64.  Measured on the H200
+/// (docs/performance.md, v6): with PTX carry chains wide64 is the fastest
+/// form for k = 4 … 32 (f_mul 10.3 G/s at k = 8 against 8.7 for mixed and 7.3
+/// for limb22); on CPUs its 64-bit multiplier is native.
+pub fn default_mul(_session: &Session, _prime: &Prime) -> Result<MulForm> {
     match std::env::var("SRGFN_MUL") {
         Ok(v) if !v.is_empty() => Ok(MulForm::parse(&v).context("in SRGFN_MUL")?),
-        _ => Ok(if session.device.is_gpu() && prime.k() >= 32 { MulForm::Limb22 } else { MulForm::Wide64 }),
+        _ => Ok(MulForm::Wide64),
     }
+}
+
+/// Whether the kernels may use inline PTX: on NVIDIA's platform, unless
+/// `SRGFN_PTX=0` asks for the portable C path.
+pub fn default_ptx(session: &Session) -> bool {
+    session.device.is_nvidia() && std::env::var("SRGFN_PTX").map_or(true, |v| v != "0")
 }
 
 /// The emitted kernels of one prime and radix on a session; programs are
@@ -89,6 +84,8 @@ pub struct FieldKernels {
     pub radix: Radix,
     /// How f_mul forms its digit products (see [`default_mul`]).
     pub mul: MulForm,
+    /// Everything the kernels were emitted for (radix, f_mul form, PTX).
+    pub opts: KernelOptions,
     pub set: KernelSet,
     /// Base-case files of sizes n < K, emitted on demand.
     small: Mutex<BTreeMap<String, EmittedFile>>,
@@ -106,14 +103,23 @@ impl FieldKernels {
         Self::with_mul(session, prime, radix, default_mul(session, prime)?)
     }
 
-    /// Emits the kernels with a chosen multiplication form.
+    /// Emits the kernels with a chosen multiplication form (PTX where the device allows).
     pub fn with_mul(session: &Session, prime: &Prime, radix: Radix, mul: MulForm) -> Result<FieldKernels> {
-        let set = emit::emit(prime, radix, mul)?;
+        Self::with_options(session, prime, KernelOptions { radix, mul, ptx: default_ptx(session) })
+    }
+
+    /// Emits the kernels with the given options (nothing is compiled yet).
+    pub fn with_options(session: &Session, prime: &Prime, opts: KernelOptions) -> Result<FieldKernels> {
+        if opts.ptx && !session.device.is_nvidia() {
+            bail!("inline PTX needs NVIDIA's OpenCL platform; {} is not one", session.device.describe());
+        }
+        let set = emit::emit_with(prime, &opts)?;
         Ok(FieldKernels {
             session: session.clone(),
             prime: prime.clone(),
-            radix,
-            mul,
+            radix: opts.radix,
+            mul: opts.mul,
+            opts,
             set,
             small: Mutex::default(),
             programs: Mutex::default(),
@@ -213,7 +219,7 @@ impl FieldKernels {
         if n != self.base_size() {
             let mut small = self.small.lock().expect("kernel map");
             if !small.contains_key(&file) {
-                small.insert(file.clone(), emit::emit_dft(&self.prime, n, self.radix, variant, self.mul)?);
+                small.insert(file.clone(), emit::emit_dft(&self.prime, n, variant, &self.opts)?);
             }
         }
         Ok((file, name))
@@ -239,76 +245,122 @@ impl FieldKernels {
         tw_shift: u32,
         count: u64,
     ) -> Result<()> {
-        let (file, name) = self.dft_file(variant, radix)?;
-        let (gws, lws) = match variant {
-            Variant::Private => (round_up(count as usize, WG), WG),
-            Variant::Workgroup => {
-                let wg = (radix / 2).min(self.session.device.max_work_group_size).max(1);
-                (count as usize * wg, wg)
+        let (file, _) = self.dft_file(variant, radix)?;
+        let program = self.dft_program(radix)?;
+        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize, self.session.device.max_work_group_size);
+        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant == Variant::Workgroup);
+        self.launch(&file, &sig, gws, Some(lws.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U32(log_t), Arg::U32(tw_shift), Arg::U64(count)])
+    }
+
+    /// The unrolled program of DFT_n (n | K) with this set's radix.
+    fn dft_program(&self, n: usize) -> Result<srgfn_gen::unroll::Program> {
+        if n == self.base_size() {
+            return Ok(self.set.program.clone());
+        }
+        srgfn_gen::unroll::Program::unroll_size(self.prime.k(), n, self.radix).map_err(anyhow::Error::msg)
+    }
+
+    /// Sets the arguments of kernel `sig` of `file` in its signature's order,
+    /// each checked against the declared type, and enqueues it.
+    fn launch(&self, file: &str, sig: &KernelSig, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
+        let name = &sig.name;
+        if args.len() != sig.params.len() {
+            bail!("kernel {name} takes {} arguments, {} given", sig.params.len(), args.len());
+        }
+        if let Some(i) = args.iter().zip(&sig.params).position(|(a, p)| !a.fits(p.ty)) {
+            bail!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name);
+        }
+        let program = self.program(file)?;
+        let mut b = Kernel::builder();
+        b.program(&program).name(name).queue(self.session.queue.clone()).global_work_size(gws);
+        if let Some(l) = lws {
+            b.local_work_size(l);
+        }
+        for a in args {
+            match a {
+                Arg::Buf(buf) => b.arg(*buf),
+                Arg::U64(v) => b.arg(*v),
+                Arg::U32(v) => b.arg(*v),
+            };
+        }
+        let k = b.build().with_context(|| format!("cannot set up kernel {name}"))?;
+        if self.session.faults.hit(crate::faults::Fault::Enqueue) {
+            return Err(crate::faults::Faults::error(crate::faults::Fault::Enqueue, &format!("enqueue of {name}")));
+        }
+        let mut recording = self.events.lock().expect("event list");
+        // SAFETY: every argument was checked above against the type the kernel
+        // declares, and the buffers outlive the enqueue (the queue is in order).
+        match recording.as_mut() {
+            Some(events) => {
+                let mut ev = ocl::Event::empty();
+                unsafe { k.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue {name}"))?;
+                events.push(ev);
+                Ok(())
             }
-            Variant::Local => {
-                let (g, tpd) = emit::local_shape(self.prime.k(), radix);
-                ((count as usize).div_ceil(g) * g * tpd, g * tpd)
-            }
-        };
-        launch!(self, &file, &name, gws, Some(lws), [x, y, w, plane, n, p, log_t, tw_shift, count])
+            None => unsafe { k.enq() }.with_context(|| format!("cannot enqueue {name}")),
+        }
+    }
+
+    /// An auxiliary kernel of `file` by name, with its signature's argument checks.
+    fn aux(&self, file: &str, name: &str, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
+        let sig = emit::sig::aux(name).with_context(|| format!("no kernel named {name}"))?;
+        self.launch(file, &sig, gws, lws, args)
     }
 
     /// Baseline "no trick": one radix-2 Stockham pass, every twiddle a general
     /// product by `W[e]` = ω_n^e (e < n/2).
     #[allow(clippy::too_many_arguments)]
     pub fn radix2_general(&self, x: &Buffer<u64>, y: &Buffer<u64>, w: &Buffer<u64>, plane: u64, n: u64, p: u64, count: u64) -> Result<()> {
-        launch!(self, "baseline.cl", "radix2_general", round_up(count as usize, WG), Some(WG), [x, y, w, plane, n, p, count])
+        self.aux("baseline.cl", "radix2_general", round_up(count as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U64(count)])
     }
 
     /// Multiplies element (b, i, j) of X (i < m, j < J) by ω_{mJ}^{i·j} = w^{step·i·j},
     /// with `W[t]` = w^t, t < 2^log_t, w^{2^log_t} = r.
     #[allow(clippy::too_many_arguments)]
     pub fn twiddle(&self, x: &Buffer<u64>, plane: u64, w: &Buffer<u64>, log_t: u32, m: u32, j: u32, step: u64, count: u64) -> Result<()> {
-        launch!(self, "twiddle.cl", "twiddle", round_up(count as usize, WG), Some(WG), [x, plane, w, log_t, m, j, step, count])
+        self.aux("twiddle.cl", "twiddle", round_up(count as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::U64(plane), Arg::Buf(w), Arg::U32(log_t), Arg::U32(m), Arg::U32(j), Arg::U64(step), Arg::U64(count)])
     }
 
     /// Y_b = X_b^T for `batch` row-major rows × cols matrices of words.
     pub fn transpose(&self, x: &Buffer<u64>, y: &Buffer<u64>, rows: u32, cols: u32, batch: u32) -> Result<()> {
         let gws = SpatialDims::Three(round_up(cols as usize, TILE), round_up(rows as usize, TILE), batch as usize);
-        launch!(self, "transpose.cl", "transpose", gws, Some(SpatialDims::Three(TILE, TILE, 1)), [x, y, rows, cols])
+        self.aux("transpose.cl", "transpose", gws, Some(SpatialDims::Three(TILE, TILE, 1)), &[Arg::Buf(x), Arg::Buf(y), Arg::U32(rows), Arg::U32(cols)])
     }
 
     /// Z = X op Y element-wise, op ∈ {mul, add, sub}.
     pub fn pointwise(&self, op: &str, x: &Buffer<u64>, y: &Buffer<u64>, z: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        let name = format!("pointwise_{op}");
-        launch!(self, "pointwise.cl", &name, round_up(n as usize, WG), Some(WG), [x, y, z, plane, n])
+        self.aux("pointwise.cl", &format!("pointwise_{op}"), round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(z), Arg::U64(plane), Arg::U64(n)])
     }
 
     /// X = c · X for a constant element c (a buffer of k digits).
     pub fn scale(&self, x: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "scale", round_up(n as usize, WG), Some(WG), [x, c, plane, n])
+        self.aux("pointwise.cl", "scale", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(c), Arg::U64(plane), Arg::U64(n)])
     }
 
     /// X = r^s · X.
     pub fn shift_by(&self, x: &Buffer<u64>, s: u32, plane: u64, n: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "shift_by", round_up(n as usize, WG), Some(WG), [x, s, plane, n])
+        self.aux("pointwise.cl", "shift_by", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::U32(s), Arg::U64(plane), Arg::U64(n)])
     }
 
     /// Y_{v,j} = c · X_{v,(−j) mod n} over `total` elements (vectors of length n).
     pub fn reverse_scale(&self, x: &Buffer<u64>, y: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64, total: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "reverse_scale", round_up(total as usize, WG), Some(WG), [x, y, c, plane, n, total])
+        self.aux("pointwise.cl", "reverse_scale", round_up(total as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(c), Arg::U64(plane), Arg::U64(n), Arg::U64(total)])
     }
 
     /// X (digit-major, plane stride `plane`) ← the first `count` values of B
     /// (k binary words each, below p), zeros up to element n.
     pub fn from_binary(&self, b: &Buffer<u64>, x: &Buffer<u64>, plane: u64, count: u64, n: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG), [b, x, plane, count, n])
+        self.aux("pointwise.cl", "from_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)])
     }
 
     /// W[t] ← A[t >> log_c]·B[t mod 2^log_c] for t < n (all digit-major).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "outer_product", round_up(n as usize, WG), Some(WG), [a, b, w, log_c, n])
+        self.aux("pointwise.cl", "outer_product", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n)])
     }
 
     /// B ← the first n elements of X as k binary words each.
     pub fn to_binary(&self, x: &Buffer<u64>, b: &Buffer<u64>, plane: u64, n: u64) -> Result<()> {
-        launch!(self, "pointwise.cl", "to_binary", round_up(n as usize, WG), Some(WG), [x, b, plane, n])
+        self.aux("pointwise.cl", "to_binary", round_up(n as usize, WG), Some(WG.into()), &[Arg::Buf(x), Arg::Buf(b), Arg::U64(plane), Arg::U64(n)])
     }
 
     /// A device buffer holding `words`.

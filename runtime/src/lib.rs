@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cache;
+pub mod check;
 pub mod device;
 #[cfg(feature = "faults")]
 pub mod faults;
@@ -16,6 +17,7 @@ pub mod io;
 pub mod kernels;
 pub mod layout;
 pub mod memory;
+pub mod microbench;
 pub mod session;
 pub mod smallprime;
 

@@ -19,6 +19,16 @@ use crate::faults::{Fault, Faults};
 /// Compiler options for every srgfn program.
 pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
 
+/// The options programs are built with: [`BUILD_OPTIONS`], then
+/// `SRGFN_CL_OPTIONS` (for experiments, e.g. `-cl-nv-maxrregcount=96` on
+/// NVIDIA); part of every cache key.
+pub fn build_options() -> String {
+    match std::env::var("SRGFN_CL_OPTIONS") {
+        Ok(extra) if !extra.trim().is_empty() => format!("{BUILD_OPTIONS} {}", extra.trim()),
+        _ => BUILD_OPTIONS.to_string(),
+    }
+}
+
 /// A device with its context, an in-order profiling-enabled queue, and the
 /// program caches (in memory, and on disk unless disabled).
 #[derive(Clone, Debug)]
@@ -81,7 +91,7 @@ impl Session {
     /// loaded from the on-disk cache.  Binaries are stored only where
     /// [`ProgramCache::stores_binaries_of`] says so (not on PoCL by default).
     pub fn program_with_log(&self, name: &str, source: &str) -> Result<(Program, Option<String>)> {
-        let key = ProgramCache::key(&self.device, BUILD_OPTIONS, source);
+        let key = ProgramCache::key(&self.device, &build_options(), source);
         if let Some(entry) = self.built.lock().expect("program map").get(&key) {
             return Ok(entry.clone());
         }
@@ -109,7 +119,8 @@ impl Session {
     fn load_binary(&self, bin: &[u8]) -> Result<Program> {
         let dev = self.device.ocl_device;
         let core = ocl::core::create_program_with_binary(self.context.as_core(), &[*dev.as_core()], &[bin])?;
-        ocl::core::build_program(&core, Some(&[dev.as_core()]), &CString::new(BUILD_OPTIONS).expect("no NUL"), None, None)?;
+        let opts = CString::new(build_options()).map_err(|_| anyhow!("SRGFN_CL_OPTIONS contains a NUL byte"))?;
+        ocl::core::build_program(&core, Some(&[dev.as_core()]), &opts, None, None)?;
         Ok(Program::from(core))
     }
 
@@ -127,7 +138,7 @@ impl Session {
         }
         let dev = self.device.ocl_device;
         let src = CString::new(source).map_err(|_| anyhow!("kernel source {name} contains a NUL byte"))?;
-        let opts = CString::new(BUILD_OPTIONS).expect("no NUL");
+        let opts = CString::new(build_options()).map_err(|_| anyhow!("SRGFN_CL_OPTIONS contains a NUL byte"))?;
         let core = ocl::core::create_program_with_source(self.context.as_core(), &[src])
             .with_context(|| format!("cannot create program {name}"))?;
         let built = ocl::core::build_program(&core, Some(&[dev.as_core()]), &opts, None, None);

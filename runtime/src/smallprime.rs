@@ -1,107 +1,142 @@
 //! The "small primes" baseline on the device (thesis ch. 7): s NTTs of size n
-//! over 32-bit Fourier primes, Stockham passes of radix 16 (and a smaller last
-//! one), then the Garner recombination into integers below q_0 ⋯ q_{s−1}.
+//! over 32-bit Fourier primes in fused radix-256 Stockham passes, all s
+//! primes in each launch, then the Garner recombination into integers below
+//! q_0 ⋯ q_{s−1} (design: `srgfn_gen::smallprimes`).
 
 use anyhow::{bail, Context as _, Result};
-use ocl::{Buffer, Kernel, Program, SpatialDims};
+use ocl::{Buffer, Event, Kernel, SpatialDims};
 use srgfn_gen::emit::emit_small_primes;
-use srgfn_gen::smallprimes::{SmallPrimes, SMALL_PRIME_TWO_ADICITY};
+use srgfn_gen::smallprimes::{NttPlan, SmallPrimeError, SmallPrimeProgram, SmallPrimes};
 
 use crate::session::Session;
 
-/// Builds a kernel with its arguments, enqueues it, and returns its event.
-macro_rules! launch {
-    ($self:ident, $name:expr, $gws:expr, [$($arg:expr),*]) => {{
-        let mut b = Kernel::builder();
-        b.program(&$self.program).name($name).queue($self.session.queue.clone()).global_work_size($gws);
-        $( b.arg($arg); )*
-        let k = b.build().with_context(|| format!("cannot set up {}", $name))?;
-        let mut ev = ocl::Event::empty();
-        // SAFETY: arguments match the kernel's parameters; buffers outlive the in-order queue's use.
-        unsafe { k.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue {}", $name))?;
-        ev
-    }};
+/// Work-items of a recombination work-group (one per element).
+const RECOMBINE_GROUP: usize = 128;
+
+/// Whether the set of s primes exists and covers transforms of size n; the
+/// error says where the set stops.
+pub fn check_coverage(s: usize, n: usize) -> Result<(), SmallPrimeError> {
+    SmallPrimes::new(s)?.check_size(n).map(|_| ())
 }
 
 pub struct SmallPrimeFft {
     session: Session,
     pub primes: SmallPrimes,
-    program: Program,
-    n: usize,
-    /// (radix, p) of each pass.
-    passes: Vec<(usize, usize)>,
-    tables: Buffer<u32>,
-    x: Buffer<u32>,
-    y: Buffer<u32>,
+    pub plan: NttPlan,
+    /// Pass k reads `buffers[k % 2]` and writes `buffers[(k + 1) % 2]`.
+    passes: Vec<Kernel>,
+    recombine: Kernel,
+    buffers: [Buffer<u32>; 2],
     z: Buffer<u32>,
 }
 
 impl SmallPrimeFft {
-    /// Kernels and buffers for s transforms of size n (a power of two, 2 ≤ n ≤ 2^24).
+    /// Kernels and buffers for s transforms of size n; n must be a power of two
+    /// the prime set covers (2 ≤ n ≤ 2^E, E in the set's doc).
     pub fn new(session: &Session, s: usize, n: usize) -> Result<SmallPrimeFft> {
-        if !n.is_power_of_two() || n < 2 || n > 1 << SMALL_PRIME_TWO_ADICITY {
-            bail!("small-prime transforms need a power of two 2 ≤ n ≤ 2^{SMALL_PRIME_TWO_ADICITY}, got {n}");
-        }
-        let primes = SmallPrimes::new(s);
-        let source = emit_small_primes(&primes)?;
-        let program = session.program(&format!("smallprimes_s{s}"), &source)?;
-        let mut passes = Vec::new();
-        let (mut rest, mut p) = (n, 1);
-        while rest > 1 {
-            let r = if rest >= 16 { 16 } else { rest };
-            passes.push((r, p));
-            p *= r;
-            rest /= r;
-        }
-        let mut table = Vec::with_capacity(s * n);
-        for j in 0..s {
-            table.extend(primes.twiddles(j, n));
-        }
+        let primes = SmallPrimes::new(s)?;
+        let plan = NttPlan::new(primes.check_size(n)?);
+        let program = session.program(&format!("smallprimes_s{s}_n{n}"), &emit_small_primes(&primes, SmallPrimeProgram::Ntt(&plan))?)?;
+        let recombination = session.program(&format!("smallprimes_s{s}_recombine"), &emit_small_primes(&primes, SmallPrimeProgram::Recombination)?)?;
         let q = session.queue.clone();
-        let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build();
-        let tables = Buffer::<u32>::builder().queue(q.clone()).len(table.len()).copy_host_slice(&table).build()?;
-        Ok(SmallPrimeFft { session: session.clone(), primes, program, n, passes, tables, x: buf(s * n)?, y: buf(s * n)?, z: buf(s * n)? })
+        let buf = |len: usize| Buffer::<u32>::builder().queue(q.clone()).len(len).build().with_context(|| format!("cannot allocate {} MiB for the residues", (len * 4) >> 20));
+        let tables = Buffer::<u32>::builder().queue(q.clone()).len(primes.tables.len()).copy_host_slice(&primes.tables).build()?;
+        let buffers = [buf(s * n)?, buf(s * n)?];
+        let z = buf(s * n)?;
+        let mut passes = Vec::new();
+        for (k, pass) in plan.passes.iter().enumerate() {
+            let gs = pass.group_size();
+            let kernel = Kernel::builder()
+                .program(&program)
+                .name(format!("sp_pass{k}"))
+                .queue(q.clone())
+                .global_work_size(SpatialDims::Two(pass.groups() * gs, s))
+                .local_work_size(SpatialDims::Two(gs, 1))
+                .arg(&buffers[k % 2])
+                .arg(&buffers[(k + 1) % 2])
+                .arg(&tables)
+                .build()
+                .with_context(|| format!("cannot set up small-prime pass {k}"))?;
+            passes.push(kernel);
+        }
+        let recombine = Kernel::builder()
+            .program(&recombination)
+            .name("sp_recombine")
+            .queue(q.clone())
+            .global_work_size(n)
+            .local_work_size(RECOMBINE_GROUP.min(n))
+            .arg(&buffers[plan.passes.len() % 2])
+            .arg(&z)
+            .arg(n as u32)
+            .build()
+            .context("cannot set up the recombination")?;
+        Ok(SmallPrimeFft { session: session.clone(), primes, plan, passes, recombine, buffers, z })
     }
 
-    /// Loads s planes of n residues (plane j reduced mod q_j).
+    pub fn n(&self) -> usize {
+        self.plan.n()
+    }
+
+    /// Loads s planes of n residues, plane j below q_j, as the input of [`Self::forward`].
     pub fn upload(&mut self, residues: &[u32]) -> Result<()> {
-        if residues.len() != self.primes.s() * self.n {
-            bail!("expected {} residues", self.primes.s() * self.n);
+        let (s, n) = (self.primes.s(), self.n());
+        if residues.len() != s * n {
+            bail!("expected {s} planes of {n} residues ({} values), got {}", s * n, residues.len());
         }
-        self.x.write(residues).enq().context("cannot upload residues")?;
+        for (j, plane) in residues.chunks(n).enumerate() {
+            if let Some(e) = plane.iter().position(|&v| v >= self.primes.q[j]) {
+                bail!("residue {} of element {e} is not below q_{j} = {}", plane[e], self.primes.q[j]);
+            }
+        }
+        self.buffers[0].write(residues).enq().context("cannot upload residues")?;
         Ok(())
     }
 
-    /// The s forward NTTs (result in place of the input); returns the events.
-    pub fn forward(&mut self) -> Result<Vec<ocl::Event>> {
-        let (n, s) = (self.n as u64, self.primes.s());
-        let mut evs = Vec::new();
-        for &(r, p) in &self.passes.clone() {
-            let tw_shift = (n / (r as u64 * p as u64)).trailing_zeros();
-            let name = format!("sp_pass{r}");
-            evs.push(launch!(self, &name, SpatialDims::Two(self.n / r, s), [&self.x, &self.y, &self.tables, n, p as u64, tw_shift]));
-            std::mem::swap(&mut self.x, &mut self.y);
+    /// The s forward NTTs of the uploaded residues (which they overwrite); returns each pass's event.
+    pub fn forward(&mut self) -> Result<Vec<Event>> {
+        let mut events = Vec::with_capacity(self.passes.len());
+        for (k, kernel) in self.passes.iter().enumerate() {
+            let mut ev = Event::empty();
+            // SAFETY: the arguments were set at build time and match the kernel's parameters.
+            unsafe { kernel.cmd().enew(&mut ev).enq() }.with_context(|| format!("cannot enqueue small-prime pass {k}"))?;
+            events.push(ev);
         }
-        Ok(evs)
+        Ok(events)
     }
 
-    /// Garner recombination of every element's s residues; returns its event.
-    pub fn recombine(&mut self) -> Result<ocl::Event> {
-        let n = self.n as u64;
-        Ok(launch!(self, "sp_recombine", SpatialDims::One(self.n), [&self.x, &self.z, n]))
+    /// Garner recombination of every element's s transformed residues; returns its event.
+    pub fn recombine(&mut self) -> Result<Event> {
+        let mut ev = Event::empty();
+        // SAFETY: as in `forward`.
+        unsafe { self.recombine.cmd().enew(&mut ev).enq() }.context("cannot enqueue the recombination")?;
+        Ok(ev)
     }
 
     /// The transformed residues (s planes).
     pub fn read_transformed(&self) -> Result<Vec<u32>> {
-        let mut v = vec![0u32; self.x.len()];
-        self.x.read(&mut v).enq()?;
+        let mut v = vec![0u32; self.primes.s() * self.n()];
+        self.buffers[self.passes.len() % 2].read(&mut v).enq()?;
         Ok(v)
     }
 
     /// The recombined integers as s 32-bit word planes (word w of element e at w·n + e).
     pub fn read_recombined(&self) -> Result<Vec<u32>> {
-        let mut v = vec![0u32; self.z.len()];
+        let mut v = vec![0u32; self.primes.s() * self.n()];
         self.z.read(&mut v).enq()?;
+        self.session.queue.finish()?;
         Ok(v)
+    }
+
+    /// Bytes pass k moves: it reads and writes the s·n residues once and reads
+    /// at most the table words it can touch (`Pass::table_words_read`, a few
+    /// KiB per prime, mostly served by the caches).
+    pub fn pass_bytes(&self, k: usize) -> u64 {
+        let s = self.primes.s();
+        8 * (s * self.n()) as u64 + 4 * (s * self.plan.passes[k].table_words_read(&self.primes)) as u64
+    }
+
+    /// Bytes the recombination moves: s residues read and s words written per element.
+    pub fn recombine_bytes(&self) -> u64 {
+        8 * (self.primes.s() * self.n()) as u64
     }
 }

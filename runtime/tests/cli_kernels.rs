@@ -1,10 +1,8 @@
 //! `srgfn emit`, `srgfn inspect`, `srgfn devices`, and their errors.
 
-use std::process::{Command, Output};
+mod cli_support;
 
-fn srgfn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).output().expect("run srgfn")
-}
+use cli_support::srgfn;
 
 #[test]
 fn inspect_shows_dft16_stages() {
@@ -50,6 +48,17 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
                 let name = kernel["name"].as_str().unwrap();
                 let decl = src.find(&format!("void {name}(")).unwrap_or_else(|| panic!("{name} not defined in {file:?}"));
                 assert!(src[..decl].trim_end().ends_with("__kernel") || src[..decl].contains("__kernel __attribute__"), "{file:?}");
+                // the C parameter list is the manifest's, name by name and type by type
+                let open = decl + format!("void {name}(").len();
+                let params: Vec<String> = src[open..open + src[open..].find(')').unwrap()].split(',').map(|p| p.trim().to_string()).collect();
+                let args: Vec<&str> = kernel["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+                assert_eq!(params.len(), args.len(), "{name}: {params:?} vs {args:?}");
+                for (p, a) in params.iter().zip(&args) {
+                    let (aname, rest) = a.split_once(": ").unwrap();
+                    let aty = rest.split(" — ").next().unwrap();
+                    assert!(p.ends_with(aname), "{name}: parameter {p} vs manifest {a}");
+                    assert_eq!(p[..p.len() - aname.len()].split_whitespace().collect::<Vec<_>>().join(" "), aty.split_whitespace().collect::<Vec<_>>().join(" "), "{name}: {p} vs {a}");
+                }
             }
             assert!(m["kernels"].as_array().unwrap().iter().any(|k| k["descriptor"]["butterflies"].as_u64() > Some(0)));
         }
@@ -58,7 +67,7 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     let a = base.join("again");
     srgfn(&["emit", "--prime", "(2^63+2^34)^8+1", "--out", a.to_str().unwrap()]);
     let b = base.join(format!("{}-2", "(2^63+2^34)^8+1".len()));
-    for f in ["field.cl", "dft16_r2_private.cl", "manifest.json"] {
+    for f in ["field.cl", "dft16_r2_local.cl", "manifest.json"] {
         assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f}");
     }
     std::fs::remove_dir_all(&base).ok();
@@ -78,4 +87,33 @@ fn bad_generator_input_is_a_clear_error() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+}
+
+/// The number in `attr="…"` of an SVG element's text.
+fn attr(element: &str, name: &str) -> f64 {
+    let start = element.find(&format!(" {name}=\"")).unwrap_or_else(|| panic!("no {name} in {element}")) + name.len() + 3;
+    element[start..].split('"').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn svg_titles_fit_and_clear_the_stage_labels() {
+    let dir = std::env::temp_dir().join(format!("srgfn-svg-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (prime, radix) in [("(2^63+2^34)^8+1", "4"), ("(2^62+2^56)^32+1", "2"), ("(2^64-2^28)^128+1", "4"), ("(2^63+2^53)^2+1", "2")] {
+        let svg = dir.join("t.svg");
+        let o = srgfn(&["inspect", "--prime", prime, "--radix", radix, "--svg", svg.to_str().unwrap()]);
+        assert!(o.status.success(), "{prime}");
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let width = attr(lines[0], "width");
+        let title = lines.iter().find(|l| l.contains("stages</text>")).unwrap();
+        let chars = title.split('>').nth(1).unwrap().trim_end_matches("</text").chars().count() as f64;
+        let (size, title_y) = (attr(title, "font-size"), attr(title, "y"));
+        // monospace: 0.6 em per character
+        assert!(attr(title, "x") + 0.6 * size * chars <= width, "{prime} radix {radix}: title cut off at width {width}");
+        let stage = lines.iter().find(|l| l.contains(">stage 1<")).unwrap();
+        // the stage label (11 px, ascent about 0.8 em) starts below the title's descenders (0.25 em)
+        assert!(attr(stage, "y") - 0.8 * 11.0 >= title_y + 0.25 * size, "{prime}: '{stage}' overlaps '{title}'");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

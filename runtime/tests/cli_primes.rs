@@ -1,17 +1,8 @@
 //! The `srgfn` binary: primes, roots, info, and clean errors on bad input.
 
-use std::process::{Command, Output};
+mod cli_support;
 
-fn srgfn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_srgfn")).args(args).output().expect("run srgfn")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli_support::{srgfn, stderr, stdout};
 
 #[test]
 fn primes_list_json_has_the_catalog() {

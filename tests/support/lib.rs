@@ -16,24 +16,9 @@ pub fn random_value(prime: &Prime, rng: &mut StdRng) -> BigUint {
     rng.gen_biguint_below(prime.modulus())
 }
 
-/// Edge values of the representation: 0, 1, p−1 = (0,…,0,r), r−1 in every
-/// digit, r^{k−1}, (r−1)·r^i, r, and random values.
+/// Edge values of the representation (see [`Field::edge_values`]).
 pub fn edge_values(field: &Field) -> Vec<Digits> {
-    let k = field.k();
-    let r = field.r();
-    let mut v = vec![field.zero(), field.one(), field.minus_one(), vec![r - 1; k]];
-    for i in 0..k {
-        let mut d = field.zero();
-        d[i] = r - 1;
-        v.push(d);
-        let mut d = field.zero();
-        d[i] = 1;
-        v.push(d);
-    }
-    let mut low = vec![r - 1; k];
-    low[k - 1] = 0;
-    v.push(low); // r^{k-1} − 1: a carry out of it runs through all digits
-    v
+    field.edge_values()
 }
 
 /// Random digit vector with digits < r (a canonical element), biased to the

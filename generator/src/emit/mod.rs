@@ -3,14 +3,22 @@
 //! templates only print.  Every kernel file is self-contained (the field
 //! header is prepended), deterministic, and commented with its formula.
 
+pub mod arith;
 mod context;
+pub mod lazy;
+pub mod local;
+mod mul;
+pub mod sig;
+mod table;
 
 use std::sync::OnceLock;
 
 use serde::Serialize;
 use tera::Tera;
 
-pub use context::{mg_reciprocal, ShiftFn};
+pub use context::mg_reciprocal;
+pub use local::LocalShape;
+pub use sig::{KernelSig, Param, ParamType};
 
 use crate::prime::Prime;
 use crate::rules::Radix;
@@ -19,13 +27,16 @@ use crate::unroll::{Descriptor, Program};
 /// The generator's version, part of every cache key and manifest.
 pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Largest k for which the "private" (one work-item per DFT_K) variant is emitted.
-pub const PRIVATE_MAX_K: usize = 16;
-/// Largest k for which the "local" (slots in local memory) variant is emitted.
-pub const LOCAL_MAX_K: usize = 32;
-/// Local memory a "local" work-group may use (fits every OpenCL GPU's 32 KiB minimum).
-pub const LOCAL_BYTES: usize = 32 * 1024;
-/// Work-items a "local" work-group aims for.
+/// Largest k for which the "local" variant (constant shifts, one work-item
+/// per block and butterfly position) is emitted: its 32 blocks of K
+/// elements must fit [`LOCAL_MAX_BYTES`].
+pub const LOCAL_MAX_K: usize = 8;
+/// Local memory the "local" and "table" variants may use (OpenCL guarantees
+/// 32 KiB; the GPUs they target have 48 KiB).
+pub const LOCAL_MAX_BYTES: usize = 48 * 1024;
+/// Largest k for which the "table" variant (slots in local memory, shifts from tables) is emitted.
+pub const TABLE_MAX_K: usize = 32;
+/// Work-items a "table" work-group aims for.
 pub const LOCAL_THREADS: usize = 128;
 /// Tile edge of the transpose kernel (local size TILE × TILE).
 pub const TILE: usize = 16;
@@ -44,7 +55,7 @@ fn templates() -> &'static Tera {
         let mut t = Tera::default();
         t.add_raw_templates(vec![
             ("field.cl.tera", include_str!("../../../templates/field.cl.tera")),
-            ("dft_private.cl.tera", include_str!("../../../templates/dft_private.cl.tera")),
+            ("dft_table.cl.tera", include_str!("../../../templates/dft_table.cl.tera")),
             ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
             ("dft_local.cl.tera", include_str!("../../../templates/dft_local.cl.tera")),
             ("dft_tables.cl.tera", include_str!("../../../templates/dft_tables.cl.tera")),
@@ -53,6 +64,7 @@ fn templates() -> &'static Tera {
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
             ("baseline.cl.tera", include_str!("../../../templates/baseline.cl.tera")),
             ("smallprime.cl.tera", include_str!("../../../templates/smallprime.cl.tera")),
+            ("microbench.cl.tera", include_str!("../../../templates/microbench.cl.tera")),
         ])
         .expect("templates parse");
         t.autoescape_on(vec![]);
@@ -77,14 +89,34 @@ fn render(name: &str, ctx: &tera::Context) -> Result<String, EmitError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
-    /// One work-item per DFT_K, slots in private memory, straight-line code (k ≤ 16).
-    Private,
+    /// 32 DFT_K per work-group in local memory; work-item (block b, position w)
+    /// runs butterfly w of every stage for block b, so that a warp shares one
+    /// straight-line path in which every slot and shift is a constant (k ≤ 8).
+    Local,
+    /// Several DFT_K per work-group in local memory, a stage's butterflies
+    /// shared by the work-items, slots and shifts read from constant tables
+    /// and applied by a run-time shift (k ≤ 32).
+    Table,
     /// One work-group per DFT_K, butterflies of a stage shared by its work-items,
     /// in place in global memory, slot and shift tables in constant memory (any k).
     Workgroup,
-    /// Several DFT_K per work-group with their slots in local memory, a stage's
-    /// butterflies shared by the work-items (k ≤ 32).
-    Local,
+}
+
+impl Variant {
+    /// The spelling of the variant in kernel names, the CLI and the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Local => "local",
+            Variant::Table => "table",
+            Variant::Workgroup => "workgroup",
+        }
+    }
+    pub fn parse(s: &str) -> Result<Variant, EmitError> {
+        [Variant::Local, Variant::Table, Variant::Workgroup]
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| EmitError::Unsupported(format!("unknown variant '{s}': use local, table or workgroup")))
+    }
 }
 
 /// How `f_mul` forms its k² digit products (the only part of the field
@@ -99,6 +131,9 @@ pub enum MulForm {
     /// 22-bit limbs: 9 exact 32×32→64-bit multiply-adds per digit product into
     /// carry-free 64-bit buckets: for GPUs, whose 64-bit multiplies are emulated.
     Limb22,
+    /// x in 32-bit halves, y in 22-bit limbs: 6 exact 32×32→64-bit
+    /// multiply-adds per digit product into carry-free 64-bit buckets.
+    Mixed,
 }
 
 impl MulForm {
@@ -106,23 +141,38 @@ impl MulForm {
         match s {
             "wide64" => Ok(MulForm::Wide64),
             "limb22" => Ok(MulForm::Limb22),
-            _ => Err(EmitError::Unsupported(format!("unknown multiplication form '{s}': use wide64 or limb22"))),
+            "mixed" => Ok(MulForm::Mixed),
+            _ => Err(EmitError::Unsupported(format!("unknown multiplication form '{s}': use wide64, limb22 or mixed"))),
         }
     }
     pub fn name(self) -> &'static str {
         match self {
             MulForm::Wide64 => "wide64",
             MulForm::Limb22 => "limb22",
+            MulForm::Mixed => "mixed",
         }
+    }
+    pub const ALL: [MulForm; 3] = [MulForm::Wide64, MulForm::Limb22, MulForm::Mixed];
+}
+
+/// What the kernels of one prime are emitted for: the base-case radix, the
+/// form of f_mul, and whether inline PTX may be used (NVIDIA platforms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelOptions {
+    pub radix: Radix,
+    pub mul: MulForm,
+    pub ptx: bool,
+}
+
+impl KernelOptions {
+    pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
+        KernelOptions { radix, mul, ptx: false }
     }
 }
 
-/// DFTs per work-group and work-items per DFT of the "local" variant of DFT_n.
-pub fn local_shape(k: usize, n: usize) -> (usize, usize) {
-    let tpd = (n / 2).max(1);
-    let by_threads = (LOCAL_THREADS / tpd).max(1);
-    let by_memory = (LOCAL_BYTES / (n * k * 8)).max(1);
-    (by_threads.min(by_memory), tpd)
+/// Blocks per work-group and work-items per block of the "table" variant of DFT_n.
+pub fn table_shape(k: usize, n: usize) -> (usize, usize) {
+    table::shape(k, n)
 }
 
 /// A kernel's entry in `manifest.json`.
@@ -147,6 +197,7 @@ pub struct Manifest {
     pub base_size: usize,
     pub radix: usize,
     pub mul: MulForm,
+    pub ptx: bool,
     pub kernels: Vec<KernelEntry>,
 }
 
@@ -176,12 +227,7 @@ pub fn dft_name(prog: &Program, variant: Variant) -> String {
 
 /// Name of the DFT_n kernel (and, with `.cl`, its file) of a radix and variant.
 pub fn dft_kernel_name(n: usize, radix: Radix, variant: Variant) -> String {
-    let v = match variant {
-        Variant::Private => "private",
-        Variant::Workgroup => "workgroup",
-        Variant::Local => "local",
-    };
-    format!("dft{n}_r{}_{v}", radix.number())
+    format!("dft{n}_r{}_{}", radix.number(), variant.name())
 }
 
 /// Checks that the generator supports the prime (k ≤ 128, r > 2k).
@@ -199,95 +245,168 @@ pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
 }
 
 /// The field header (constants and arithmetic) for a prime.
-pub fn field_header(prime: &Prime, mul: MulForm) -> Result<String, EmitError> {
+pub fn field_header(prime: &Prime, opts: &KernelOptions) -> Result<String, EmitError> {
     check_supported(prime)?;
-    render("field.cl.tera", &context::field(prime, mul))
+    render("field.cl.tera", &context::field(prime, opts.mul, opts.ptx))
 }
 
-/// Variants emitted for a prime, the default first: "local" for k ≤ 32,
-/// "private" for k ≤ 16, "workgroup" always.
+/// Variants emitted for a prime, the default first: "local" for k ≤ 8,
+/// "table" for k ≤ 32, "workgroup" always.
 pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     let mut v = Vec::new();
     if prime.k() <= LOCAL_MAX_K {
         v.push(Variant::Local);
     }
-    if prime.k() <= PRIVATE_MAX_K {
-        v.push(Variant::Private);
+    if prime.k() <= TABLE_MAX_K {
+        v.push(Variant::Table);
     }
     v.push(Variant::Workgroup);
     v
 }
 
-/// One self-contained base-case kernel file for `program` (DFT_n, n | 2k).
-pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &str) -> Result<(EmittedFile, KernelEntry), EmitError> {
-    let name = dft_name(program, variant);
-    let (tpl, gws, lws) = match variant {
-        Variant::Private => ("dft_private.cl.tera", "count".to_string(), "any".to_string()),
-        Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".into(), format!("WG (any; {} uses all)", (program.size / 2).max(1))),
+/// The work sizes of a pass kernel of a variant for `count` blocks:
+/// (global, local) work-items.  The runtime launches with exactly these.
+pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count: usize, max_wg: usize) -> (usize, usize) {
+    match variant {
         Variant::Local => {
-            let (g, tpd) = local_shape(prime.k(), program.size);
-            ("dft_local.cl.tera", format!("ceil(count / {g}) * {}", g * tpd), format!("{} (required)", g * tpd))
+            let s = LocalShape::of(prime.k(), program);
+            (count.div_ceil(s.groups).max(1) * s.threads(), s.threads())
+        }
+        Variant::Table => {
+            let (g, tpd) = table_shape(prime.k(), program.size);
+            (count.div_ceil(g).max(1) * g * tpd, g * tpd)
+        }
+        Variant::Workgroup => {
+            let wg = (program.size / 2).min(max_wg).max(1);
+            (count.max(1) * wg, wg)
+        }
+    }
+}
+
+/// The name of the kernel of a pass: the local-memory variants have a second
+/// kernel without twiddles, `…_first`, for the first pass (p = 1).
+pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64) -> String {
+    let name = dft_name(program, variant);
+    if p == 1 && variant != Variant::Workgroup {
+        format!("{name}_first")
+    } else {
+        name
+    }
+}
+
+/// One self-contained base-case kernel file for `program`: its pass kernel,
+/// and for the local-memory variants the pass kernel of p = 1 (no twiddles,
+/// so fewer registers and more work-items in flight).
+pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &str) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
+    let name = dft_name(program, variant);
+    if variant == Variant::Local && LocalShape::of(prime.k(), program).bytes(program.size) > LOCAL_MAX_BYTES {
+        return Err(EmitError::Unsupported(format!("the local variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {}", program.size, prime.k())));
+    }
+    let (tpl, gws, lws) = match variant {
+        Variant::Workgroup => ("dft_workgroup.cl.tera", "count * WG".to_string(), format!("WG (any; {} uses all)", (program.size / 2).max(1))),
+        Variant::Table => {
+            let (g, tpd) = table_shape(prime.k(), program.size);
+            ("dft_table.cl.tera", format!("ceil(count / {g}) * {}", g * tpd), format!("{} (required)", g * tpd))
+        }
+        Variant::Local => {
+            let s = LocalShape::of(prime.k(), program);
+            ("dft_local.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads()), format!("{} (required)", s.threads()))
         }
     };
-    let src = render(tpl, &context::dft(prime, program, &name, variant))?;
-    let file = EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") };
-    let entry = KernelEntry {
-        name,
-        file: file.name.clone(),
-        formula: format!("I_B ⊗ ({}) ⊗ I_J", program.formula),
-        args: ["X: in, digit-major", "Y: out, digit-major", "plane: ulong, digit plane stride", "J: ulong, inner stride", "count: ulong, number of DFTs = B*J"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        global_work_size: gws,
-        local_work_size: lws,
-        variant: Some(variant),
-        descriptor: Some(program.descriptor()),
-    };
-    Ok((file, entry))
+    let kernels: Vec<(String, bool)> =
+        if variant == Variant::Workgroup { vec![(name.clone(), true)] } else { vec![(name.clone(), true), (format!("{name}_first"), false)] };
+    let mut src = String::new();
+    let mut entries = Vec::new();
+    for (kname, twiddled) in kernels {
+        let mut ctx = context::dft(prime, program, &kname, variant)?;
+        ctx.insert("twiddled", &twiddled);
+        src.push_str(&render(tpl, &ctx)?);
+        let sig = sig::pass(&kname, variant == Variant::Workgroup);
+        entries.push(KernelEntry {
+            name: kname,
+            file: format!("{name}.cl"),
+            formula: format!(
+                "one Stockham pass of radix {}{}: DFT_{} = {}",
+                program.size,
+                if twiddled { " with twiddles" } else { " for p = 1 (no twiddles)" },
+                program.size,
+                program.formula
+            ),
+            args: sig.manifest_args(),
+            global_work_size: gws.clone(),
+            local_work_size: lws.clone(),
+            variant: Some(variant),
+            descriptor: Some(program.descriptor()),
+        });
+    }
+    Ok((EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") }, entries))
 }
 
 /// The base-case kernel file of DFT_n (n | 2k) for a variant, self-contained.
-pub fn emit_dft(prime: &Prime, n: usize, radix: Radix, variant: Variant, mul: MulForm) -> Result<EmittedFile, EmitError> {
+pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
-    let program = Program::unroll_size(prime.k(), n, radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime, mul)?)?.0)
+    let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?)?.0)
 }
+
+/// The micro-benchmark kernels of the field arithmetic (`mb_mul`, `mb_core`,
+/// `mb_add`), self-contained: what `srgfn bench` measures the arithmetic's
+/// rates with.
+pub fn emit_microbench(prime: &Prime, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
+    let header = field_header(prime, opts)?;
+    let mut ctx = context::field(prime, opts.mul, opts.ptx);
+    ctx.insert("core", &mul::render_core(&arith::ArithSpec::new(prime, opts.mul, opts.ptx)));
+    for kn in MICROBENCH_KERNELS {
+        ctx.insert(format!("params_{kn}"), &sig::aux(kn).expect("signature").c_params());
+    }
+    let src = render("microbench.cl.tera", &ctx)?;
+    Ok(EmittedFile { name: "microbench.cl".into(), source: format!("{header}\n{src}") })
+}
+
+/// The kernels of [`emit_microbench`].
+pub const MICROBENCH_KERNELS: [&str; 3] = ["mb_mul", "mb_core", "mb_add"];
 
 /// The small-prime baseline kernels (s NTTs over 32-bit Fourier primes and the
 /// Garner recombination), self-contained.
-pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes) -> Result<String, EmitError> {
-    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp))
+pub fn emit_small_primes(sp: &crate::smallprimes::SmallPrimes, program: crate::smallprimes::SmallPrimeProgram) -> Result<String, EmitError> {
+    render("smallprime.cl.tera", &crate::smallprimes::template_context(sp, program))
 }
 
-/// Emits every kernel for a prime, radix and multiplication form.
+/// Emits every kernel for a prime, radix and multiplication form (portable C).
 pub fn emit(prime: &Prime, radix: Radix, mul: MulForm) -> Result<KernelSet, EmitError> {
+    emit_with(prime, &KernelOptions::new(radix, mul))
+}
+
+/// Emits every kernel for a prime with the given options.
+pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitError> {
     check_supported(prime)?;
-    let program = Program::unroll(prime.k(), radix).map_err(EmitError::Unsupported)?;
-    let header = field_header(prime, mul)?;
+    let program = Program::unroll(prime.k(), opts.radix).map_err(EmitError::Unsupported)?;
+    let header = field_header(prime, opts)?;
     let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
     for variant in variants_for(prime) {
-        let (file, entry) = dft_kernel(prime, &program, variant, &header)?;
+        let (file, entries) = dft_kernel(prime, &program, variant, &header)?;
         files.push(file);
-        kernels.push(entry);
+        kernels.extend(entries);
     }
     let size = program.size;
     let mut ctx = tera::Context::new();
     ctx.insert("size", &size);
     ctx.insert("log_size", &size.trailing_zeros());
     ctx.insert("tile", &TILE);
-    for (file, tpl, kernel_names) in [
-        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
-        ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-        ("pointwise.cl", "pointwise.cl.tera", vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale", "from_binary", "to_binary", "outer_product"]),
-        ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
-    ] {
+    let mul_lazy = arith::ArithSpec::new(prime, opts.mul, opts.ptx).unrolled_mul();
+    ctx.insert("mul_lazy", &mul_lazy);
+    for (file, tpl, kernel_names) in aux_files(mul_lazy) {
+        for kn in kernel_names.iter() {
+            let sig = sig::aux(kn).expect("every auxiliary kernel has a signature");
+            ctx.insert(format!("params_{kn}"), &sig.c_params());
+        }
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
-        files.push(EmittedFile { name: file.into(), source: src });
-        for kn in kernel_names {
+        debug_assert!(kernel_names.iter().all(|kn| src.contains(&format!("void {kn}("))), "{file} defines its kernels");
+        files.push(EmittedFile { name: file.to_string(), source: src });
+        for kn in kernel_names.iter() {
             kernels.push(aux_entry(kn, file));
         }
     }
@@ -297,71 +416,50 @@ pub fn emit(prime: &Prime, radix: Radix, mul: MulForm) -> Result<KernelSet, Emit
         k: prime.k(),
         r: prime.r().to_string(),
         base_size: size,
-        radix: radix.number(),
-        mul,
+        radix: opts.radix.number(),
+        mul: opts.mul,
+        ptx: opts.ptx,
         kernels,
     };
     Ok(KernelSet { program, files, manifest })
 }
 
+/// The auxiliary kernel files: (file, template, kernels); `pointwise_mul_lazy`
+/// (the passes' lazy product, normalised: a check of both) where f_mul_lazy exists.
+pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    let mut pointwise = vec!["pointwise_mul", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale", "from_binary", "to_binary", "outer_product"];
+    if mul_lazy {
+        pointwise.push("pointwise_mul_lazy");
+    }
+    vec![
+        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
+        ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
+        ("pointwise.cl", "pointwise.cl.tera", pointwise),
+        ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
+    ]
+}
+
 fn aux_entry(name: &str, file: &str) -> KernelEntry {
-    let (formula, args, gws, lws): (String, &[&str], &str, String) = match name {
-        "twiddle" => (
-            "I_B ⊗ D_{m,J}".to_string(),
-            &["X: inout", "plane: ulong", "W: table w^t, t < T", "log_t: uint (T = 2^log_t, w^T = r)", "m: uint (m | K)", "J: uint", "step: ulong (omega_mJ = w^step)", "count: ulong (elements)"],
-            "count",
-            "any".into(),
-        ),
-        "transpose" => (
-            "I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)".into(),
-            &["X: in", "Y: out", "rows: uint", "cols: uint"],
-            "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",
-            format!("({TILE}, {TILE}, 1)"),
-        ),
-        "radix2_general" => (
-            "baseline: radix-2 Stockham pass, every twiddle a general product".into(),
-            &["X: in", "Y: out", "W: table w^e, e < n/2", "plane: ulong", "n: ulong", "p: ulong", "count: ulong (= total/2)"],
-            "count",
-            "any".into(),
-        ),
-        "from_binary" => (
-            "X_e ← Σ_i B[e·k + i] 2^(64 i) in base r (0 for e ≥ count)".into(),
-            &["B: in, k binary words per element", "X: out, digit-major", "plane: ulong", "count: ulong (values given)", "n: ulong (elements written)"],
-            "n",
-            "any".into(),
-        ),
-        "outer_product" => (
-            "W[t] ← A[t >> log_c]·B[t mod 2^log_c] (twiddle tables)".into(),
-            &["A: in, n >> log_c elements", "B: in, 2^log_c elements", "W: out, n elements", "log_c: uint", "n: ulong"],
-            "n",
-            "any".into(),
-        ),
-        "to_binary" => (
-            "B[e·k + i] ← word i of X_e in binary".into(),
-            &["X: in, digit-major", "B: out, k binary words per element", "plane: ulong", "n: ulong"],
-            "n",
-            "any".into(),
-        ),
-        "scale" => ("X ← c·X".into(), &["X: inout", "C: constant element", "plane: ulong", "n: ulong"], "n", "any".into()),
-        "shift_by" => ("X ← r^s·X".into(), &["X: inout", "s: uint", "plane: ulong", "n: ulong"], "n", "any".into()),
-        "reverse_scale" => (
-            "Y_{v,j} ← c·X_{v,−j mod n}".into(),
-            &["X: in", "Y: out", "C: constant element", "plane: ulong", "n: ulong (vector length)", "total: ulong"],
-            "total",
-            "any".into(),
-        ),
-        _ => (
-            format!("Z ← X {} Y", if name.ends_with("mul") { "·" } else if name.ends_with("add") { "+" } else { "−" }),
-            &["X: in", "Y: in", "Z: out", "plane: ulong", "n: ulong"],
-            "n",
-            "any".into(),
-        ),
+    let (formula, gws, lws): (&str, &str, String) = match name {
+        "twiddle" => ("I_B ⊗ D_{m,J}", "count", "any".into()),
+        "transpose" => ("I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)", "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)", format!("({TILE}, {TILE}, 1)")),
+        "radix2_general" => ("baseline: radix-2 Stockham pass, every twiddle a general product", "count", "any".into()),
+        "from_binary" => ("X_e ← Σ_i B[e·k + i] 2^(64 i) in base r (0 for e ≥ count)", "n", "any".into()),
+        "outer_product" => ("W[t] ← A[t >> log_c]·B[t mod 2^log_c] (twiddle tables)", "n", "any".into()),
+        "to_binary" => ("B[e·k + i] ← word i of X_e in binary", "n", "any".into()),
+        "scale" => ("X ← c·X", "n", "any".into()),
+        "shift_by" => ("X ← r^s·X", "n", "any".into()),
+        "reverse_scale" => ("Y_{v,j} ← c·X_{v,−j mod n}", "total", "any".into()),
+        "pointwise_mul" => ("Z ← X · Y", "n", "any".into()),
+        "pointwise_mul_lazy" => ("Z ← X · Y by the passes' lazy product and normalisation", "n", "any".into()),
+        "pointwise_add" => ("Z ← X + Y", "n", "any".into()),
+        _ => ("Z ← X − Y", "n", "any".into()),
     };
     KernelEntry {
         name: name.into(),
         file: file.into(),
-        formula,
-        args: args.iter().map(|s| s.to_string()).collect(),
+        formula: formula.into(),
+        args: sig::aux(name).expect("every auxiliary kernel has a signature").manifest_args(),
         global_work_size: gws.into(),
         local_work_size: lws,
         variant: None,

@@ -1,153 +1,370 @@
-//! `srgfn bench`: the benchmark suite, table, JSON and plot.
+//! `srgfn bench`: the benchmark suite sized to the device, with progress,
+//! JSON and plot rewritten as each record arrives, and the final table.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::Args;
-use serde::Serialize;
-use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, plot, Record, Roofline};
-use srgfn::io::write_atomic;
-use srgfn::{Fft, FftOptions};
-use srgfn_gen::emit::{variants_for, MulForm};
+use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Record, Roofline};
+use srgfn::smallprime::check_coverage;
+use srgfn::{Fft, FftOptions, Session};
+use srgfn_gen::emit::{variants_for, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
+use srgfn_gen::Prime;
 
+use super::bench_report::{record_line, sig3, table, Output};
+use super::opts::{check_variant, parse_radix, DeviceOpts, MulArg, VariantArg};
 use super::primes::parse_prime;
-use super::transform::DeviceOpts;
+use super::progress::{Step, Unit};
+use super::size::Size;
 
-/// The default suite: (prime, smallest and largest log2 N).
+/// The suite: (prime, smallest and largest log2 N on a GPU).
 const SUITE: [(&str, u32, u32); 4] =
     [("(2^64-2^50)^4+1", 16, 24), ("(2^63+2^34)^8+1", 16, 24), ("(2^62+2^36)^16+1", 16, 22), ("(2^62+2^56)^32+1", 14, 20)];
 
+/// Smallest log2 N of the suite on a CPU, where every size costs seconds.
+const CPU_MIN_LOG: u32 = 10;
+
+/// Default time limits: the suite on a CPU, and --quick on any device.
+const CPU_LIMIT: Duration = Duration::from_secs(100);
+const QUICK_LIMIT: Duration = Duration::from_secs(50);
+
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Primes to run (repeatable); default: the suite of docs/performance.md.
+    /// Primes to run (repeatable) [default: the suite of docs/performance.md: k = 4, 8, 16, 32].
     #[arg(long)]
     pub prime: Vec<String>,
-    /// Smallest log2 N (overrides the suite's).
+    /// Smallest log2 N [default: 16 (14 for k = 32) on GPUs, 10 on CPUs; 10 for --prime].
     #[arg(long)]
     pub min_log: Option<u32>,
-    /// Largest log2 N (overrides the suite's; sizes that do not fit are skipped).
+    /// Largest log2 N; sizes that do not fit the device are skipped [default: 24, 22 for k = 16, 20 for k = 32; 20 for --prime].
     #[arg(long)]
     pub max_log: Option<u32>,
-    /// Timed runs per size (after 3 warm-up runs).
-    #[arg(long, default_value_t = 20)]
-    pub reps: usize,
-    /// Base-case radices to run.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![2u32, 4])]
-    pub radices: Vec<u32>,
-    /// Base-case variants to run (default: every variant emitted for the prime).
-    #[arg(long, value_delimiter = ',')]
-    pub variants: Vec<String>,
-    /// f_mul forms to run (wide64, limb22); default: the device's default only.
-    #[arg(long, value_delimiter = ',')]
-    pub muls: Vec<String>,
-    /// Skip the "no trick" baseline.
+    /// Timed runs per size, after 3 warm-up runs [default: 20 on GPUs, 5 on CPUs; 10 and 3 with --quick].
+    #[arg(long)]
+    pub reps: Option<Size>,
+    /// Base-case radices to run, e.g. 2,4 [default: 2,4; 2 with --quick].
+    #[arg(long, alias = "radices", value_delimiter = ',')]
+    pub radix: Vec<u32>,
+    /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
+    #[arg(long, alias = "variants", value_enum, value_delimiter = ',')]
+    pub variant: Vec<VariantArg>,
+    /// f_mul forms to run, e.g. wide64,limb22 [default: the device's default form].
+    #[arg(long, alias = "muls", value_enum, value_delimiter = ',')]
+    pub mul: Vec<MulArg>,
+    /// Skip the "no trick" and "small primes" baselines.
     #[arg(long)]
     pub no_baselines: bool,
-    /// Write every record (and the roofline) as JSON.
+    /// Run only the small-primes baseline (NTTs, recombination, both).
+    #[arg(long, conflicts_with = "no_baselines")]
+    pub small_primes_only: bool,
+    /// Compare every f_mul form (with and without PTX on NVIDIA) in the arithmetic micro-benchmarks.
     #[arg(long)]
+    pub micro: bool,
+    /// Only the arithmetic micro-benchmarks (implies --micro).
+    #[arg(long)]
+    pub micro_only: bool,
+    /// A one-minute overview on any device: the suite's primes at a few sizes, radix 2, the default variant.
+    #[arg(long)]
+    pub quick: bool,
+    /// Start no measurement after this many seconds [default: none on GPUs, 100 on CPUs, 50 with --quick].
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<u64>,
+    /// Write the roofline and every record as JSON to this file, rewritten as records arrive.
+    #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write an SVG plot of time and % of roofline against N.
-    #[arg(long)]
+    /// Write an SVG plot of time and % of roofline against N to this file, redrawn as records arrive.
+    #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub dev: DeviceOpts,
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    device: String,
-    roofline: Roofline,
-    records: &'a [Record],
+/// The option sets the micro-benchmarks compare: the device's default form,
+/// or (with --micro) every f_mul form, with and without PTX where available.
+fn micro_forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) -> Result<Vec<KernelOptions>> {
+    let ptx = srgfn::kernels::default_ptx(session);
+    if !all {
+        let mul = match mul {
+            Some(m) => m,
+            None => srgfn::kernels::default_mul(session, prime)?,
+        };
+        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx }]);
+    }
+    let mut v = Vec::new();
+    for mul in MulForm::ALL {
+        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false });
+        if ptx {
+            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true });
+        }
+    }
+    Ok(v)
+}
+
+/// What one series measures at each of its sizes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Forward { radix: Radix, variant: Variant, mul: Option<MulForm> },
+    NoTrick,
+    SmallPrimes,
+}
+
+/// One prime and kind over a range of sizes; `last` is the wall time of its
+/// latest size, from which the next one is predicted.
+struct Series {
+    prime: Prime,
+    kind: Kind,
+    min_log: u32,
+    max_log: u32,
+    fft: Option<Fft>,
+    last: Option<(u32, f64)>,
+    stopped: bool,
+}
+
+impl Series {
+    fn runs_at(&self, log_n: u32) -> bool {
+        !self.stopped && (self.min_log..=self.max_log).contains(&log_n)
+    }
+
+    /// Predicted wall seconds at `log_n`: the last size's, scaled by N log N.
+    fn predict(&self, log_n: u32) -> Option<f64> {
+        // 20% margin: larger sizes fall out of caches
+        self.last.map(|(l, s)| s * 2f64.powi(log_n as i32 - l as i32) * log_n as f64 / l as f64 * 1.2)
+    }
+
+    fn fft(&mut self, session: &Session) -> Result<Fft> {
+        if self.fft.is_none() {
+            let opts = match self.kind {
+                Kind::Forward { radix, variant, mul } => FftOptions { radix: Some(radix), variant: Some(variant), mul },
+                _ => FftOptions::default(),
+            };
+            self.fft = Some(Fft::with_options(session, &self.prime, opts)?);
+        }
+        Ok(self.fft.clone().expect("set above"))
+    }
+
+    /// The records of one size: one, or the small-primes baseline's three
+    /// (NTTs, recombination, total); none where the baseline does not cover N.
+    fn measure(&mut self, session: &Session, log_n: u32, reps: usize, roof: &Roofline, core_rate: Option<f64>) -> Result<Vec<Record>> {
+        let n = 1usize << log_n;
+        Ok(match self.kind {
+            Kind::Forward { radix, .. } => vec![bench_forward(&self.fft(session)?, radix, n, reps, roof, core_rate)?],
+            Kind::NoTrick => vec![bench_notrick(&self.fft(session)?, n, reps.min(10), roof)?],
+            Kind::SmallPrimes => match check_coverage(2 * self.prime.k(), n) {
+                Ok(()) => bench_small_primes(session, &self.prime, n, reps, roof)?,
+                Err(e) => {
+                    eprintln!("{} 2^{log_n}: no small-primes baseline: {e}", self.prime);
+                    Vec::new()
+                }
+            },
+        })
+    }
+}
+
+/// The series of the run, from the options and the device.
+fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
+    let gpu = session.device.is_gpu() && !args.quick;
+    let suite: Vec<(String, u32, u32)> = if args.prime.is_empty() {
+        SUITE.iter().map(|&(p, lo, hi)| (p.to_string(), if gpu { lo } else { CPU_MIN_LOG }, hi)).collect()
+    } else {
+        args.prime.iter().map(|p| (p.clone(), 10, 20)).collect()
+    };
+    let radices = match (&args.radix[..], args.quick) {
+        ([], true) => vec![Radix::R2],
+        ([], false) => vec![Radix::R2, Radix::R4],
+        (rs, _) => rs.iter().map(|&r| parse_radix(r)).collect::<Result<_>>()?,
+    };
+    let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
+    let mut series = Vec::new();
+    for (expr, lo, hi) in suite {
+        let prime = parse_prime(&expr)?;
+        let (min_log, max_log) = (args.min_log.unwrap_or(lo).max(1), args.max_log.unwrap_or(hi).min(prime.two_adicity()));
+        let variants: Vec<Variant> = if !args.variant.is_empty() {
+            args.variant.iter().map(|&v| check_variant(&prime, v)).collect::<Result<_>>()?
+        } else if gpu {
+            variants_for(&prime)
+        } else {
+            variants_for(&prime)[..1].to_vec()
+        };
+        let mut add = |kind| series.push(Series { prime: prime.clone(), kind, min_log, max_log, fft: None, last: None, stopped: false });
+        if args.small_primes_only {
+            add(Kind::SmallPrimes);
+            continue;
+        }
+        for &radix in &radices {
+            for &variant in &variants {
+                for &mul in &muls {
+                    add(Kind::Forward { radix, variant, mul });
+                }
+            }
+        }
+        if !args.no_baselines {
+            add(Kind::NoTrick);
+            // 2k 32-bit Fourier primes exist up to k = 16 (each size checked when it runs)
+            if check_coverage(2 * prime.k(), 1 << min_log).is_ok() {
+                add(Kind::SmallPrimes);
+            }
+        }
+    }
+    if args.quick && args.min_log.is_none() && args.max_log.is_none() {
+        let (lo, hi) = if session.device.is_gpu() { (16, 20) } else { (CPU_MIN_LOG, 16) };
+        for s in &mut series {
+            s.min_log = lo.max(1);
+            s.max_log = hi.min(s.prime.two_adicity());
+        }
+    }
+    if let Some(s) = series.iter().find(|s| s.min_log > s.max_log) {
+        bail!("no size to run for {}: the smallest log2 N {} is above the largest {}", s.prime, s.min_log, s.max_log);
+    }
+    Ok(series)
+}
+
+/// Seconds left of the time limit (None: no limit).
+fn left(deadline: Option<Instant>) -> Option<f64> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+}
+
+/// "1m05s", "42s".
+fn fmt_secs(s: f64) -> String {
+    let s = s.round() as u64;
+    if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
 }
 
 pub fn bench(args: BenchArgs) -> Result<()> {
-    if args.reps == 0 {
-        bail!("--reps must be at least 1");
-    }
+    let start = Instant::now();
     let session = args.dev.session()?;
-    let roof = measure_roofline(&session)?;
+    let gpu = session.device.is_gpu();
+    let reps = match &args.reps {
+        Some(r) => r.count("--reps", 1, 10_000)? as usize,
+        None => match (gpu, args.quick) {
+            (true, false) => 20,
+            (true, true) => 10,
+            (false, false) => 5,
+            (false, true) => 3,
+        },
+    };
+    let limit = match (args.time_limit, args.quick, gpu) {
+        (Some(s), _, _) => Some(Duration::from_secs(s)),
+        (None, true, _) => Some(QUICK_LIMIT),
+        (None, false, false) => Some(CPU_LIMIT),
+        (None, false, true) => None,
+    };
+    let deadline = limit.map(|l| start + l);
+    let mut series = plan_series(&args, &session)?;
+    let roof = {
+        let _step = Step::spinner(format!("measuring the roofline of {}", session.device.name.trim()), true);
+        let r = measure_roofline(&session)?;
+        // the JSON holds what is printed: three significant digits
+        Roofline { copy_gbs: sig3(r.copy_gbs), mul_gops: sig3(r.mul_gops), add_gops: sig3(r.add_gops) }
+    };
     eprintln!(
-        "device {}: copy {:.0} GB/s, {:.0} G 64-bit multiplies/s, {:.0} G 64-bit adds/s",
+        "device {}: copy {} GB/s, {} G 64-bit multiplies/s, {} G 64-bit adds/s",
         session.device.describe(),
         roof.copy_gbs,
         roof.mul_gops,
         roof.add_gops
     );
-    let suite: Vec<(String, u32, u32)> = if args.prime.is_empty() {
-        SUITE.iter().map(|&(p, a, b)| (p.to_string(), a, b)).collect()
-    } else {
-        args.prime.iter().map(|p| (p.clone(), 10, 20)).collect()
-    };
-    let muls: Vec<Option<MulForm>> = if args.muls.is_empty() {
-        vec![args.dev.mul.as_deref().map(MulForm::parse).transpose()?]
-    } else {
-        args.muls.iter().map(|m| MulForm::parse(m).map(Some)).collect::<Result<_, _>>()?
-    };
-    let mut records = Vec::new();
-    for (expr, lo, hi) in suite {
-        let prime = parse_prime(&expr)?;
-        let (lo, hi) = (args.min_log.unwrap_or(lo), args.max_log.unwrap_or(hi).min(prime.two_adicity()));
-        for log_n in lo..=hi {
-            let shape = PlanShape::new(&prime, log_n, 1)?;
-            let need = srgfn::memory::plan_need(&prime, shape.n as u128, 1, 1).device; // no overflow at any N
-            if need > session.device.global_mem_bytes as u128 / 10 * 8 {
-                eprintln!("skip {prime} N = 2^{log_n}: needs {}", srgfn::memory::human(need));
+    let mut out = Output::new(&session, roof, args.json.clone(), args.plot.clone());
+    // the arithmetic micro-benchmarks of each prime: the product-core rate is
+    // the floor every transform record is set against
+    let mut core_rates: Vec<(Prime, f64)> = Vec::new();
+    if !args.small_primes_only {
+        let mut primes: Vec<Prime> = Vec::new();
+        for s in &series {
+            if !primes.contains(&s.prime) {
+                primes.push(s.prime.clone());
+            }
+        }
+        for prime in primes {
+            let forms = micro_forms(&session, &prime, args.micro || args.micro_only, args.mul.first().map(|m| m.form()))?;
+            let _step = Step::spinner(format!("micro-benchmarks of the field arithmetic of {prime}"), true);
+            let (records, failed) = srgfn::microbench::run(&session, &prime, &forms, reps.min(10))?;
+            for (form, err) in failed {
+                eprintln!("{prime}: f_mul form {form} does not build: {err}");
+            }
+            if let Some(core) = records.iter().find(|r| r.kernel == "core") {
+                core_rates.push((prime.clone(), core.rate_g));
+            }
+            out.push_micro(records)?;
+        }
+    }
+    if args.micro_only {
+        out.finish()?;
+        print!("{}", out.micro_table());
+        return Ok(());
+    }
+    let (lo, hi) = (series.iter().map(|s| s.min_log).min().unwrap_or(1), series.iter().map(|s| s.max_log).max().unwrap_or(1));
+    let total: usize = series.iter().map(|s| (s.max_log - s.min_log + 1) as usize).sum();
+    let step = Step::start("benchmark", total as u64, Unit::Items, false);
+    let mut done = 0usize;
+    let mut skipped_for_time = 0usize;
+    for log_n in lo..=hi {
+        for idx in 0..series.len() {
+            let s = &mut series[idx];
+            if !s.runs_at(log_n) {
                 continue;
             }
-            for &r in &args.radices {
-                let radix = Radix::from_number(r).map_err(anyhow::Error::msg)?;
-                for variant in variants_for(&prime) {
-                    let name = format!("{variant:?}").to_lowercase();
-                    if !args.variants.is_empty() && !args.variants.contains(&name) {
-                        continue;
-                    }
-                    for &mul in &muls {
-                        let fft = Fft::with_options(&session, &prime, FftOptions { radix: Some(radix), variant: Some(variant), mul })?;
-                        let rec = bench_forward(&fft, radix, 1 << log_n, args.reps, &roof)?;
-                        eprintln!("{:<22} 2^{log_n:<3} {:<29} {:>10.4} ms  {:>5.1}% of roofline", rec.prime, rec.variant, rec.median_ms, rec.pct_roofline);
-                        records.push(rec);
-                    }
+            let shape = PlanShape::new(&s.prime, log_n, 1)?;
+            let need = srgfn::memory::plan_need(&s.prime, shape.n as u128, 1, 1).device; // no overflow at any N
+            if need > session.device.global_mem_bytes as u128 / 10 * 8 {
+                step.println(format!("skip {} N = 2^{log_n} and above: needs {} of device memory", s.prime, srgfn::memory::human(need)));
+                s.stopped = true;
+                continue;
+            }
+            if let Some(secs) = left(deadline) {
+                if secs <= 0.0 || s.predict(log_n).is_some_and(|p| p > secs) {
+                    skipped_for_time += (s.max_log - log_n + 1) as usize;
+                    s.stopped = true;
+                    continue;
                 }
             }
-            if !args.no_baselines {
-                let fft = Fft::new(&session, &prime)?;
-                let rec = bench_notrick(&fft, 1 << log_n, args.reps.min(10), &roof)?;
-                eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
-                records.push(rec);
-                // s = 2k 32-bit primes exist up to k = 12 and sizes up to 2^24
-                if 2 * prime.k() <= 24 && log_n <= 24 {
-                    let rec = bench_small_primes(&session, &prime, 1 << log_n, args.reps, &roof)?;
-                    eprintln!("{:<22} 2^{log_n:<3} {:<22} {:>10.4} ms", rec.prime, rec.variant, rec.median_ms);
-                    records.push(rec);
-                }
+            let t = Instant::now();
+            let core_rate = core_rates.iter().find(|(p, _)| *p == s.prime).map(|&(_, g)| g);
+            let recs = s.measure(&session, log_n, reps, &roof, core_rate)?;
+            s.last = Some((log_n, t.elapsed().as_secs_f64()));
+            done += 1;
+            step.inc(1);
+            let eta = eta(&series, start, done, deadline);
+            step.set_message(format!("benchmark, ~{} left", fmt_secs(eta)));
+            for rec in recs {
+                step.println(format!("[{done:>3}, ~{:>5} left] {}", fmt_secs(eta), record_line(&rec)));
+                out.push(rec, idx)?;
             }
         }
     }
-    if let Some(path) = &args.json {
-        let report = Report { device: session.device.describe(), roofline: roof, records: &records };
-        write_atomic(path, (serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
-    }
-    if let Some(path) = &args.plot {
-        plot(&records, path, session.device.name.trim())?;
-    }
-    println!(
-        "{:<22} {:>6} {:<22} {:>11} {:>9} {:>9} {:>11} {:>7}",
-        "prime", "N", "variant", "median ms", "GB/s", "Gops/s", "roofline ms", "% roof"
-    );
-    for r in &records {
-        println!(
-            "{:<22} {:>6} {:<22} {:>11.4} {:>9.1} {:>9.1} {:>11.4} {:>7.1}",
-            r.prime,
-            format!("2^{}", r.log_n),
-            r.variant,
-            r.median_ms,
-            r.gbs,
-            r.gops,
-            r.roofline_ms,
-            r.pct_roofline
+    drop(step);
+    if skipped_for_time > 0 {
+        eprintln!(
+            "time limit of {}: {skipped_for_time} larger sizes not run (--time-limit SECONDS, --max-log or --prime choose more)",
+            fmt_secs(limit.map_or(0.0, |l| l.as_secs_f64()))
         );
     }
+    out.finish()?;
+    if !out.micro().is_empty() {
+        print!("{}", out.micro_table());
+    }
+    print!("{}", table(&out.records()));
+    eprintln!("{done} measurements in {}", fmt_secs(start.elapsed().as_secs_f64()));
     Ok(())
+}
+
+/// Seconds left: the predicted time of every remaining size, or the time
+/// limit when it ends first.  Sizes of series with no measurement yet are
+/// estimated by the mean of the measurements so far.
+fn eta(series: &[Series], start: Instant, done: usize, deadline: Option<Instant>) -> f64 {
+    let mean = start.elapsed().as_secs_f64() / done.max(1) as f64;
+    let mut total = 0.0;
+    for s in series.iter().filter(|s| !s.stopped) {
+        let next = s.last.map_or(s.min_log, |(l, _)| l + 1);
+        for log_n in next..=s.max_log {
+            total += s.predict(log_n).unwrap_or(mean);
+        }
+    }
+    left(deadline).map_or(total, |l| total.min(l))
 }

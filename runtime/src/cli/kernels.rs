@@ -6,11 +6,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 use srgfn_gen::emit;
 use srgfn_gen::inspect::{butterfly_svg, stage_table};
-use srgfn_gen::rules::Radix;
 use srgfn_gen::unroll::Program;
 
 use srgfn::io::write_atomic;
 
+use super::opts::{parse_radix, MulArg};
 use super::primes::parse_prime;
 
 #[derive(Args, Debug)]
@@ -24,10 +24,9 @@ pub struct EmitArgs {
     /// Folder to write the .cl files and manifest.json into (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// How f_mul forms its digit products: wide64 (64-bit products, CPUs) or
-    /// limb22 (22-bit limbs, GPUs).
-    #[arg(long, default_value = "wide64")]
-    pub mul: String,
+    /// How f_mul forms its digit products.
+    #[arg(long, value_enum, default_value_t = MulArg::Wide64)]
+    pub mul: MulArg,
 }
 
 #[derive(Args, Debug)]
@@ -48,18 +47,15 @@ pub struct InspectArgs {
 
 #[derive(Args, Debug)]
 pub struct DevicesArgs {
+    /// Print JSON (index, platform, name, vendor, driver, kind, memory sizes, compute units) instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-pub fn parse_radix(r: u32) -> Result<Radix> {
-    Radix::from_number(r).map_err(anyhow::Error::msg)
 }
 
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = parse_radix(args.radix)?;
-    let set = emit::emit(&prime, radix, emit::MulForm::parse(&args.mul)?)?;
+    let set = emit::emit(&prime, radix, args.mul.form())?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create output folder {}", args.out.display()))?;
     for f in &set.files {
         write_atomic(&args.out.join(&f.name), f.source.as_bytes())?;

@@ -1,18 +1,38 @@
 //! Argument parsing and dispatch of the `srgfn` subcommands.
 
 mod bench;
+mod bench_report;
+mod check;
 mod kernels;
+mod opts;
+mod polymul;
 mod primes;
+mod progress;
+mod report;
+mod size;
 mod transform;
+mod verify;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// What `srgfn` and `srgfn --help` show a new user first.
+const START_HERE: &str = r#"Start here:
+  srgfn primes list                                          # the built-in primes
+  srgfn fft --prime "(2^63+2^34)^8+1" --random 2^10 --output X.txt   # transform random data
+  srgfn random --prime "(2^63+2^34)^8+1" --count 1000 --seed 1 --output a.txt
+  srgfn random --prime "(2^63+2^34)^8+1" --count 1000 --seed 2 --output b.txt
+  srgfn polymul --prime "(2^63+2^34)^8+1" a.txt b.txt --output c.txt --verify   # multiply two files
+  srgfn inspect --prime "(2^63+2^34)^8+1"                    # DFT_16 stage by stage
+  srgfn check                                                # check this device
+Sizes and counts are written 1048576, 2^20 or 1M.  `srgfn COMMAND --help` has the details."#;
 
 #[derive(Parser, Debug)]
-#[command(name = "srgfn", version, about = "FFTs over sparse-radix generalized Fermat prime fields, on OpenCL devices")]
+#[command(name = "srgfn", version, about = "FFTs over sparse-radix generalized Fermat prime fields, on OpenCL devices", after_help = START_HERE)]
 pub struct Cli {
+    /// Without a command: the help and the start here list.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -24,7 +44,7 @@ pub enum Command {
     },
     /// Print the primitive N-th root of unity ω (with ω^{N/2k} = r) used by every transform.
     Roots(primes::RootsArgs),
-    /// Describe one prime: r, k, bits, 2-adic valuation.
+    /// Describe one prime: r, k, p, bits, 2-adic valuation, headroom bits of r.
     Info(primes::InfoArgs),
     /// Write the generated OpenCL kernels and manifest.json for a prime.
     Emit(kernels::EmitArgs),
@@ -37,15 +57,21 @@ pub enum Command {
     /// Forward or inverse FFT of the elements of a file (or random ones).
     Fft(transform::FftArgs),
     /// Product of two polynomials mod p (coefficient files, lowest degree first).
-    Polymul(transform::PolymulArgs),
+    Polymul(polymul::PolymulArgs),
     /// Write uniform random elements below p (reproducible by --seed).
     Random(transform::RandomArgs),
     /// Benchmark forward transforms against the measured roofline and baselines.
     Bench(bench::BenchArgs),
+    /// Check this device's kernels against the host reference (field operations, transforms, products).
+    Check(check::CheckArgs),
 }
 
 pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        Cli::command().print_help()?;
+        return Ok(());
+    };
+    match command {
         Command::Primes { action } => primes::run(action),
         Command::Roots(args) => primes::roots(args),
         Command::Info(args) => primes::info(args),
@@ -54,8 +80,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Devices(args) => kernels::devices(args),
         Command::Plan(args) => transform::plan(args),
         Command::Fft(args) => transform::fft(args),
-        Command::Polymul(args) => transform::polymul(args),
+        Command::Polymul(args) => polymul::polymul(args),
         Command::Random(args) => transform::random(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Check(args) => check::check(args),
     }
 }

@@ -1,14 +1,16 @@
 //! `srgfn primes list|search`, `srgfn roots`, `srgfn info`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
-use srgfn_gen::roots::parse_log_size;
-use srgfn_gen::search::{candidate_radices, search_radices, SearchSpec};
+use rayon::prelude::*;
 use srgfn_gen::prime::CATALOG;
+use srgfn_gen::search::{candidate_radices, search_radices, SearchSpec};
 use srgfn_gen::{Prime, PrimeInfo};
+
+use super::progress::{Step, Unit};
+use super::size::Size;
 
 #[derive(Subcommand, Debug)]
 pub enum PrimesCommand {
@@ -43,9 +45,9 @@ pub struct RootsArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
-    /// Transform size N (a power of two, written 1048576 or 2^20).
+    /// Transform size N, a power of two, written 1048576, 2^20 or 1M.
     #[arg(long)]
-    pub n: String,
+    pub n: Size,
 }
 
 #[derive(Args, Debug)]
@@ -53,6 +55,7 @@ pub struct InfoArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
+    /// Print JSON (expr, k, r, w, u, sign, terms, bits, two_adicity, headroom_bits) instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -81,24 +84,14 @@ fn print_infos(infos: &[PrimeInfo], json: bool) -> Result<()> {
 
 pub fn run(cmd: PrimesCommand) -> Result<()> {
     match cmd {
-        PrimesCommand::List { json } => {
-            // re-validated here: catalog() only checks the shape
-            let infos: Vec<_> = CATALOG.iter().map(|e| Prime::parse(e).map(|p| p.info())).collect::<Result<_, _>>()?;
-            print_infos(&infos, json)
-        }
+        PrimesCommand::List { json } => print_infos(&validated_catalog()?, json),
         PrimesCommand::Search { k, terms, w_min, w_max, json } => {
             let spec = SearchSpec { k, terms, w_min, w_max };
             let candidates = candidate_radices(&spec)?;
             let total = candidates.len();
-            let bar = if std::io::stderr().is_terminal() {
-                let b = ProgressBar::new(total as u64);
-                b.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} radices  {elapsed} (eta {eta})")?);
-                b
-            } else {
-                ProgressBar::hidden()
-            };
-            let found = search_radices(candidates, k, &|| bar.inc(1));
-            bar.finish_and_clear();
+            let step = Step::start(format!("testing {total} radices r for primes r^{k} + 1"), total as u64, Unit::Items, true);
+            let found = search_radices(candidates, k, &|| step.inc(1));
+            drop(step);
             let infos: Vec<_> = found.iter().map(Prime::info).collect();
             print_infos(&infos, json)?;
             if !json {
@@ -109,9 +102,23 @@ pub fn run(cmd: PrimesCommand) -> Result<()> {
     }
 }
 
+/// The catalog, each prime re-validated on every core (the primality tests
+/// of the large primes take seconds).
+fn validated_catalog() -> Result<Vec<PrimeInfo>> {
+    let step = Step::start(format!("validating the {} catalog primes (primality tests)", CATALOG.len()), CATALOG.len() as u64, Unit::Items, true);
+    CATALOG
+        .par_iter()
+        .map(|expr| {
+            let info = parse_prime(expr)?.info();
+            step.inc(1);
+            Ok(info)
+        })
+        .collect()
+}
+
 pub fn roots(args: RootsArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let log_n = parse_log_size(&args.n).with_context(|| format!("bad --n '{}'", args.n))?;
+    let log_n = args.n.pow2("N")?;
     let w = prime.root_of_unity(log_n)?;
     println!("{w}");
     Ok(())
@@ -124,7 +131,8 @@ pub fn info(args: InfoArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&info)?);
     } else {
         print_table(&[info]);
-        println!("p = {}", prime.modulus());
+        println!("r = {} = {}", prime.radix(), prime.r());
+        println!("p = r^{} + 1 = {}", prime.k(), prime.modulus());
     }
     Ok(())
 }

@@ -1,178 +1,225 @@
-//! `srgfn plan`, `srgfn fft`, `srgfn polymul`.
+//! `srgfn plan`, `srgfn fft`, `srgfn random`, and the element files they read and write.
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
-use srgfn::cache::ProgramCache;
-use srgfn::io::{encode, read_elements, write_output, Format};
-use srgfn::{select_device, DeviceEntry, Fft, FftOptions, Session};
-use srgfn_gen::emit::{MulForm, Variant};
+use rayon::prelude::*;
+use serde_json::json;
+use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
+use srgfn::{Fft, FftOptions, Session};
 use srgfn_gen::plan::PlanShape;
-use srgfn_gen::roots::parse_log_size;
-use srgfn_gen::{Digits, Prime};
+use srgfn_gen::{Field, Prime};
 
-use super::kernels::parse_radix;
+use super::opts::{DeviceOpts, Format, KernelOpts, OutputOpts};
 use super::primes::parse_prime;
+use super::progress::{Step, Unit};
+use super::report::{check_json_target, conclude, fmt_ms, round3, Phases};
+use super::size::Size;
+use super::verify::{check_transform, values_of};
 
-/// Device and kernel options shared by the commands that run kernels.
-#[derive(Args, Debug, Clone)]
-pub struct DeviceOpts {
-    /// Device index or name substring (see `srgfn devices`); default: first GPU, else PoCL.
-    #[arg(long, env = "SRGFN_DEVICE")]
-    pub device: Option<String>,
-    /// Do not read or write the on-disk program cache.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Radix of the base-case expansion: 2 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub radix: u32,
-    /// Base-case variant: local (k ≤ 32), private (k ≤ 16) or workgroup; default: the first emitted.
-    #[arg(long)]
-    pub variant: Option<String>,
-    /// How f_mul forms its digit products: wide64 or limb22; default: limb22 on GPUs, else wide64 (or SRGFN_MUL).
-    #[arg(long)]
-    pub mul: Option<String>,
-}
+/// Largest count of `srgfn random` and of `--random`.
+const MAX_RANDOM: u64 = 1 << 30;
 
-impl DeviceOpts {
-    pub fn session(&self) -> Result<Session> {
-        let cache = if self.no_cache { ProgramCache::disabled() } else { ProgramCache::from_env()? };
-        Session::on(select_device(self.device.as_deref())?, cache)
-    }
+/// Files from this size on announce their reading off a terminal.
+const LONG_FILE_BYTES: u64 = 32 << 20;
 
-    pub fn fft(&self, prime: &Prime) -> Result<Fft> {
-        let variant = match self.variant.as_deref() {
-            None => None,
-            Some("private") => Some(Variant::Private),
-            Some("workgroup") => Some(Variant::Workgroup),
-            Some("local") => Some(Variant::Local),
-            Some(v) => bail!("unknown variant '{v}': use local, private or workgroup"),
-        };
-        let mul = self.mul.as_deref().map(MulForm::parse).transpose()?;
-        Fft::with_options(&self.session()?, prime, FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul })
-    }
-}
+/// Digit words from which writing (or a transform on a CPU) announces itself.
+const LONG_WORDS: usize = 1 << 21;
 
 #[derive(Args, Debug)]
 pub struct PlanArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1" (see `srgfn primes list`).
     #[arg(long)]
     pub prime: String,
-    /// Transform size N (a power of two, written 1048576 or 2^20).
+    /// Transform size N, a power of two, written 1048576, 2^20 or 1M.
     #[arg(long)]
-    pub n: String,
-    #[arg(long, default_value_t = 1)]
-    pub batch: usize,
+    pub n: Size,
+    /// Vectors transformed together (1 … 2^20), written like sizes.
+    #[arg(long, default_value = "1")]
+    pub batch: Size,
+    /// Print the plan as JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct FftArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1" (see `srgfn primes list`).
     #[arg(long)]
     pub prime: String,
-    /// Input file (N = number of elements, a power of two).
+    /// Input file; N is its number of elements, a power of two.
     #[arg(long, conflicts_with = "random")]
     pub input: Option<PathBuf>,
-    /// Generate N random elements instead of reading a file.
-    #[arg(long)]
-    pub random: Option<String>,
-    /// Seed of --random.
+    /// Transform N random elements instead of a file (N a power of two, written 1048576, 2^20 or 1M).
+    #[arg(long, value_name = "N")]
+    pub random: Option<Size>,
+    /// Seed of --random (the same seed gives the same elements).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Inverse transform (ω^{-1}, scaled by 1/N).
     #[arg(long)]
     pub inverse: bool,
-    /// Output file (default: standard output); written atomically.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    /// Format of the input and output files.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub out: OutputOpts,
     #[command(flatten)]
     pub dev: DeviceOpts,
-}
-
-#[derive(Args, Debug)]
-pub struct PolymulArgs {
-    #[arg(long)]
-    pub prime: String,
-    /// Coefficients of A, lowest degree first.
-    pub a: PathBuf,
-    /// Coefficients of B, lowest degree first.
-    pub b: PathBuf,
-    /// Output file (default: standard output); written atomically.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Check C(x) = A(x)·B(x) at random points x mod p (probability of a wrong pass ≤ deg/p).
-    #[arg(long)]
-    pub verify: bool,
     #[command(flatten)]
-    pub dev: DeviceOpts,
+    pub kernel: KernelOpts,
 }
 
 #[derive(Args, Debug)]
 pub struct RandomArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1" (see `srgfn primes list`).
     #[arg(long)]
     pub prime: String,
-    /// Number of elements (any count ≥ 1).
+    /// Number of elements (1 … 2^30), written 1000, 2^20 or 1M.
     #[arg(long)]
-    pub count: usize,
+    pub count: Size,
+    /// Seed of the generator (the same seed gives the same elements).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Output file (default: standard output); written atomically.
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// Format of the output file.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// Elements of a file: values (text files) or canonical digit words (binary
+/// files, k per element, element after element).
+pub enum Elements {
+    Values(Vec<BigUint>),
+    Words(Vec<u64>),
+}
+
+impl Elements {
+    pub fn len(&self, k: usize) -> usize {
+        match self {
+            Elements::Values(v) => v.len(),
+            Elements::Words(w) => w.len() / k,
+        }
+    }
+
+    /// The values (converted on every core from digit words).
+    pub fn values(&self, field: &Field) -> Result<std::borrow::Cow<'_, [BigUint]>> {
+        Ok(match self {
+            Elements::Values(v) => v.into(),
+            Elements::Words(w) => values_of(w, field)?.into(),
+        })
+    }
+
+    /// Element i as a value.
+    pub fn value(&self, i: usize, field: &Field) -> Result<BigUint> {
+        Ok(match self {
+            Elements::Values(v) => v[i].clone(),
+            Elements::Words(w) => field.to_biguint(&w[i * field.k()..(i + 1) * field.k()])?,
+        })
+    }
+}
+
+/// Reads an element file, with progress.
+pub fn read_elements(path: &Path, field: &Field, format: Format) -> Result<Elements> {
+    let len = file_len(path);
+    let step = Step::start(format!("reading {}", path.display()), len, Unit::Bytes, len >= LONG_FILE_BYTES);
+    Ok(match format {
+        Format::Text => Elements::Values(read_text(path, field.prime(), &step.counter())?),
+        Format::Bin => Elements::Words(read_bin(path, field, &step.counter())?),
+    })
+}
+
+/// Writes elements in a format (to standard output when `path` is None), with progress.
+pub fn write_elements(path: Option<&Path>, elems: &Elements, format: Format, field: &Field) -> Result<()> {
+    let n = elems.len(field.k());
+    let name = path.map_or("standard output".to_string(), |p| p.display().to_string());
+    let step = Step::start(format!("writing {name}"), n as u64, Unit::Items, n * field.k() >= LONG_WORDS);
+    match (format, elems) {
+        (Format::Text, _) => write_text(path, &elems.values(field)?, &step.counter()),
+        (Format::Bin, Elements::Words(w)) => write_bin(path, w, &step.counter()),
+        (Format::Bin, Elements::Values(v)) => {
+            let words: Vec<u64> = v.par_iter().map(|x| field.from_biguint(x)).collect::<Result<Vec<_>, _>>()?.concat();
+            write_bin(path, &words, &step.counter())
+        }
+    }
+}
+
+/// `--verify` when asked (`check` says whether the result is right), then the
+/// output, written unless the check failed; returns the check's result.
+pub fn verify_and_write(
+    out: &OutputOpts,
+    result: &Elements,
+    field: &Field,
+    phases: &mut Phases,
+    long: bool,
+    check: impl FnOnce() -> Result<bool>,
+) -> Result<Option<bool>> {
+    let verified = if out.verify {
+        let _step = Step::spinner("verifying at 2 random points", long);
+        let ok = check()?;
+        phases.mark("verify");
+        Some(ok)
+    } else {
+        None
+    };
+    if verified != Some(false) {
+        write_elements(out.output.as_deref(), result, out.format, field)?;
+        phases.mark("write");
+    }
+    Ok(verified)
+}
+
+/// Runs `read` while the device opens on another thread; a read error is
+/// reported first (bad input needs no device).  Returns the result, the
+/// session and how long opening the device took in ms.
+pub fn read_while_opening<T>(dev: &DeviceOpts, read: impl FnOnce() -> Result<T>) -> Result<(T, Session, f64)> {
+    std::thread::scope(|s| {
+        let opening = s.spawn(|| {
+            let t = Instant::now();
+            dev.session().map(|session| (session, t.elapsed().as_secs_f64() * 1e3))
+        });
+        let value = read();
+        let opened = opening.join().expect("opening a device does not panic");
+        let value = value?;
+        let (session, ms) = opened?;
+        Ok((value, session, ms))
+    })
+}
+
+/// Whether a transform of `words` digit words can take seconds on the device.
+fn is_long(fft: &Fft, words: usize) -> bool {
+    words >= if fft.session().device.is_gpu() { LONG_WORDS << 4 } else { LONG_WORDS / 16 }
 }
 
 /// `srgfn random`: uniform random elements below p (reproducible by seed).
 pub fn random(args: RandomArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    if args.count == 0 || args.count > 1 << 30 {
-        bail!("--count must be between 1 and 2^30");
-    }
+    let count = args.count.count("--count", 1, MAX_RANDOM)?;
+    // the values and their text are held before writing: sized before generating
     let per_element = srgfn::memory::transform_host_bytes_per_element(&prime);
-    srgfn::memory::check_host(&format!("--count {}", args.count), per_element * args.count as u128)?;
-    let field = srgfn_gen::Field::new(&prime);
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let elems: Vec<Digits> =
-        (0..args.count).map(|_| field.from_biguint(&rng.gen_biguint_below(prime.modulus()))).collect::<Result<_, _>>()?;
-    write_output(args.output.as_deref(), &encode(&elems, &field, args.format)?)
+    srgfn::memory::check_host(&format!("--count {count}"), per_element * count as u128)?;
+    let field = Field::new(&prime);
+    let values = random_values(&prime, count as usize, args.seed);
+    write_elements(args.output.as_deref(), &Elements::Values(values), args.format, &field)
 }
 
-fn spinner(msg: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let b = ProgressBar::new_spinner();
-    b.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("template"));
-    b.set_message(msg.to_string());
-    b.enable_steady_tick(Duration::from_millis(120));
-    b
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+/// `count` uniform values below p from `seed`.
+fn random_values(prime: &Prime, count: usize, seed: u64) -> Vec<BigUint> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..count).map(|_| rng.gen_biguint_below(prime.modulus())).collect()
 }
 
 pub fn plan(args: PlanArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let log_n = parse_log_size(&args.n).with_context(|| format!("bad --n '{}'", args.n))?;
-    if args.batch == 0 {
-        bail!("--batch must be at least 1");
-    }
-    let shape = PlanShape::new(&prime, log_n, args.batch)?;
+    let log_n = args.n.pow2("N")?;
+    let batch = args.batch.count("--batch", 1, 1 << 20)?;
+    let shape = PlanShape::new(&prime, log_n, batch as usize)?;
     // sizes no device can address are refused (the description sums their bytes)
-    let need = srgfn::memory::plan_need(&prime, shape.n as u128, args.batch as u128, 1);
-    srgfn::memory::check(&format!("N = 2^{log_n} × batch {}", args.batch), need, None, "")?;
+    let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
+    srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&shape)?);
     } else {
@@ -181,117 +228,109 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     Ok(())
 }
 
-fn random_elements(prime: &Prime, n: &str, seed: u64, device: Option<&DeviceEntry>) -> Result<Vec<BigUint>> {
-    let log_n = parse_log_size(n).with_context(|| format!("bad --random '{n}'"))?;
-    prime.check_log_size(log_n)?;
-    srgfn::memory::check_transform(prime, log_n, device)?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    Ok((0..1usize << log_n).map(|_| rng.gen_biguint_below(prime.modulus())).collect())
+/// What `fft` and `polymul` check before reading anything: the prime, its
+/// field, the kernel options and where the report goes; then the clock starts.
+pub struct Start {
+    pub prime: Prime,
+    pub field: Field,
+    pub options: FftOptions,
+    pub phases: Phases,
+}
+
+pub fn start(prime: &str, kernel: &KernelOpts, out: &OutputOpts) -> Result<Start> {
+    let prime = parse_prime(prime)?;
+    check_json_target(out.json.as_deref(), out.output.as_deref())?;
+    let options = kernel.options(&prime)?;
+    Ok(Start { field: Field::new(&prime), prime, options, phases: Phases::start() })
 }
 
 pub fn fft(args: FftArgs) -> Result<()> {
-    let prime = parse_prime(&args.prime)?;
-    let t0 = Instant::now();
-    // input first: a bad file is reported before any device is opened
-    let field = srgfn_gen::Field::new(&prime);
+    let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
+    let k = prime.k();
     // sized against the device (if any) and the host before generating or reading
-    let device = select_device(args.dev.device.as_deref()).ok();
-    let input: Vec<Digits> = match (&args.input, &args.random) {
-        (Some(path), None) => {
-            srgfn::memory::check_input_file(path, &prime, args.format == Format::Bin, device.as_ref())?;
-            read_elements(path, &field, args.format)?
-        }
-        (None, Some(n)) => {
-            random_elements(&prime, n, args.seed, device.as_ref())?.iter().map(|v| field.from_biguint(v)).collect::<Result<_, _>>()?
-        }
-        _ => bail!("give --input FILE or --random N"),
-    };
-    let n = input.len();
-    if !n.is_power_of_two() || n < 2 {
-        bail!("the input has {n} elements: N must be a power of two, at least 2");
-    }
-    prime.check_log_size(n.trailing_zeros())?;
-    let fft = args.dev.fft(&prime)?;
-    let bar = spinner(&format!("{} FFT of N = {n}", if args.inverse { "inverse" } else { "forward" }));
-    let mut plan = fft.plan(n, 1)?;
-    let mut v = plan.upload_digits(&input)?;
-    plan.finish()?;
-    let t1 = Instant::now();
-    if args.inverse {
-        plan.inverse(&mut v)?;
-    } else {
-        plan.forward(&mut v)?;
-    }
-    plan.finish()?;
-    let t_fft = t1.elapsed();
-    let out = plan.download_digits(&v)?;
-    bar.finish_and_clear();
-    write_output(args.output.as_deref(), &encode(&out, &field, args.format)?)?;
-    eprintln!(
-        "srgfn: {} FFT, N = 2^{} over {} on {}: {:.3} ms transform, {:.0} ms total",
-        if args.inverse { "inverse" } else { "forward" },
-        n.trailing_zeros(),
-        prime,
-        fft.session().device.describe(),
-        ms(t_fft),
-        ms(t0.elapsed())
-    );
-    Ok(())
-}
-
-/// Horner evaluation of a polynomial at x mod p.
-fn eval(poly: &[BigUint], x: &BigUint, p: &BigUint) -> BigUint {
-    poly.iter().rev().fold(BigUint::default(), |acc, c| (acc * x + c) % p)
-}
-
-pub fn polymul(args: PolymulArgs) -> Result<()> {
-    let prime = parse_prime(&args.prime)?;
-    let t0 = Instant::now();
-    // inputs first: a bad file is reported before any device is opened
-    let field = srgfn_gen::Field::new(&prime);
-    let device = select_device(args.dev.device.as_deref()).ok();
-    for path in [&args.a, &args.b] {
-        srgfn::memory::check_input_file(path, &prime, args.format == Format::Bin, device.as_ref())?;
-    }
-    let (a, b) = (read_elements(&args.a, &field, args.format)?, read_elements(&args.b, &field, args.format)?);
-    let fft = args.dev.fft(&prime)?;
-    let bar = spinner(&format!("product of {} × {} coefficients", a.len(), b.len()));
-    let n = (a.len() + b.len() - 1).next_power_of_two().max(2);
-    let t_build = Instant::now();
-    fft.prepare(n)?; // kernels compiled or loaded from the cache, outside the timing
-    let t_build = t_build.elapsed();
-    // digit words in and out: the timed product does no base conversion
-    let (wa, wb): (Vec<u64>, Vec<u64>) = (a.concat(), b.concat());
-    let t1 = Instant::now();
-    let wc = fft.poly_mul_digits(&wa, &wb)?;
-    let t_mul = t1.elapsed();
-    bar.finish_and_clear();
-    let digits: Vec<Digits> = wc.chunks(prime.k()).map(<[u64]>::to_vec).collect();
-    if args.verify {
-        let p = prime.modulus();
-        let to_values = |d: &[Digits]| -> Result<Vec<BigUint>> { d.iter().map(|e| Ok(field.to_biguint(e)?)).collect() };
-        let (a, b, c) = (to_values(&a)?, to_values(&b)?, to_values(&digits)?);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(t0.elapsed().as_nanos() as u64);
-        for _ in 0..2 {
-            let x = rng.gen_biguint_below(p);
-            if eval(&a, &x, p) * eval(&b, &x, p) % p != eval(&c, &x, p) {
-                bail!("verification failed: C(x) ≠ A(x)·B(x) at a random point; the product is wrong");
+    let device = srgfn::select_device(args.dev.device.as_deref()).ok();
+    let read = || -> Result<Elements> {
+        match (&args.input, &args.random) {
+            (Some(path), None) => {
+                srgfn::memory::check_input_file(path, &prime, args.out.format == Format::Bin, device.as_ref())?;
+                read_elements(path, &field, args.out.format)
             }
+            (None, Some(n)) => {
+                let log_n = n.pow2("N")?;
+                prime.check_log_size(log_n)?;
+                srgfn::memory::check_transform(&prime, log_n, device.as_ref())?;
+                let count = n.count("--random", 2, MAX_RANDOM)?;
+                Ok(Elements::Values(random_values(&prime, count as usize, args.seed)))
+            }
+            _ => bail!("give --input FILE or --random N"),
         }
-        eprintln!("srgfn: verified C(x) = A(x)·B(x) at 2 random points mod p");
+    };
+    let (input, session, open_ms) = read_while_opening(&args.dev, || {
+        let input = read()?;
+        phases.mark(if args.input.is_some() { "read" } else { "generate" });
+        let n = input.len(k);
+        if !n.is_power_of_two() || n < 2 {
+            bail!("the input has {n} elements: N must be a power of two, at least 2");
+        }
+        prime.check_log_size(n.trailing_zeros())?;
+        Ok(input)
+    })?;
+    // the device opened while the input was read: only the wait is a phase
+    phases.mark("device");
+    let n = input.len(k);
+    let fft = Fft::with_options(&session, &prime, options)?;
+    let direction = if args.inverse { "inverse" } else { "forward" };
+    let long = is_long(&fft, n * k);
+    let mut plan = {
+        let _step = Step::spinner(format!("preparing the {direction} FFT of N = 2^{} (kernels, twiddles)", n.trailing_zeros()), false);
+        fft.plan(n, 1)?
+    };
+    plan.finish()?;
+    phases.mark("plan");
+    let mut v = match &input {
+        Elements::Values(values) => plan.upload(values)?,
+        Elements::Words(words) => plan.upload_digit_words(words)?,
+    };
+    plan.finish()?;
+    phases.mark("upload");
+    {
+        let _step = Step::spinner(format!("{direction} FFT of N = 2^{} on {}", n.trailing_zeros(), fft.session().device.name.trim()), long);
+        if args.inverse {
+            plan.inverse(&mut v)?;
+        } else {
+            plan.forward(&mut v)?;
+        }
+        plan.finish()?;
     }
-    write_output(args.output.as_deref(), &encode(&digits, &field, args.format)?)?;
+    let transform_ms = phases.mark("transform");
+    let output = match args.out.format {
+        Format::Text => Elements::Values(plan.download(&v)?),
+        Format::Bin => Elements::Words(plan.download_digit_words(&v, n)?),
+    };
+    phases.mark("download");
+    let verified = verify_and_write(&args.out, &output, &field, &mut phases, long, || {
+        let omega = prime.root_of_unity(n.trailing_zeros())?;
+        check_transform(&input.values(&field)?, &omega, args.inverse, prime.modulus(), |j| output.value(j, &field))
+    })?;
+    let device = fft.session().device.describe();
+    let fields = json!({
+        "command": "fft",
+        "direction": direction,
+        "prime": prime.to_string(),
+        "device": device,
+        "n": n,
+        "log_n": n.trailing_zeros(),
+        "format": args.out.format.name(),
+        "transform_ms": round3(transform_ms),
+    });
+    conclude(args.out.json.as_deref(), fields, &phases, open_ms, verified, "an output differs from the definition of the transform")?;
     eprintln!(
-        "srgfn: product of {} × {} coefficients ({} out, N = 2^{}) over {} on {}: {:.1} ms, {:.0} ms total ({:.0} ms kernel build)",
-        a.len(),
-        b.len(),
-        digits.len(),
+        "srgfn: {direction} FFT, N = 2^{} over {prime} on {device}: transform {}{}; total {} ({})",
         n.trailing_zeros(),
-        prime,
-        fft.session().device.describe(),
-        ms(t_mul),
-        ms(t0.elapsed()),
-        ms(t_build)
+        fmt_ms(transform_ms),
+        if verified == Some(true) { ", verified at 2 random outputs" } else { "" },
+        fmt_ms(phases.total_ms()),
+        phases.summary()
     );
     Ok(())
 }

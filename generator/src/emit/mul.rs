@@ -1,0 +1,299 @@
+//! f_mul: the negacyclic product's k² digit products in one of the
+//! [`MulForm`]s, each coefficient c_i a signed 192-bit v2:v1:v0, then the
+//! base-r carries.  `f_mul` returns a canonical element (exact floor division
+//! by r per coefficient); `f_mul_lazy` returns lazy digits for the passes
+//! (see `lazy.rs`), where the carries need not be exact.
+
+use super::arith::{ArithSpec, C};
+use super::lazy::{nearest_power, MulSplit};
+use super::MulForm;
+
+/// f_mul and, for the unrolled forms, f_mul_lazy.
+pub(super) fn render(c: &mut C, a: &ArithSpec) {
+    mul(c, a);
+    if a.unrolled_mul() {
+        mul_lazy(c, a);
+    }
+}
+
+/// Words (v0, v1, v2) of a signed 192-bit value, as C names.
+const V: [&str; 3] = ["v0", "v1", "v2"];
+
+/// One split round on v2:v1:v0: Q = ⌊v / 2^e⌋ (signed 128-bit), v ← (v mod 2^e) − Q δ
+/// with δ = ±2^u, and the quotient accumulated into qh:ql.
+fn split_round(c: &mut C, e: u32, delta: i128) {
+    let [v0, v1, v2] = V;
+    if e == 64 {
+        c.line(format!("{{ const ulong Ql = {v1}, Qh = {v2}, rho = {v0};"));
+    } else {
+        c.line(format!(
+            "{{ const ulong Ql = ({v1} << {s}) | ({v0} >> {e}), Qh = ({v2} << {s}) | ({v1} >> {e}), rho = {v0} & {m:#x}UL;",
+            s = 64 - e,
+            m = (1u64 << e) - 1
+        ));
+    }
+    let u = delta.unsigned_abs().trailing_zeros();
+    if delta == 0 {
+        c.line(format!("  {v0} = rho; {v1} = 0; {v2} = 0;"));
+    } else {
+        if u == 0 {
+            c.line("  const ulong t0 = Ql, t1 = Qh, t2 = (ulong)((long)Qh >> 63);");
+        } else {
+            c.line(format!("  const ulong t0 = Ql << {u}, t1 = (Qh << {u}) | (Ql >> {s}), t2 = (ulong)((long)Qh >> {s});", s = 64 - u));
+        }
+        if delta > 0 {
+            c.line(format!("  const ulong b0 = rho < t0; {v0} = rho - t0; const ulong b1 = (t1 != 0) | b0; {v1} = (ulong)0 - t1 - b0; {v2} = (ulong)0 - t2 - b1;"));
+        } else {
+            c.line(format!("  {v0} = rho + t0; const ulong c0 = {v0} < t0; {v1} = t1 + c0; const ulong c1 = {v1} < c0; {v2} = t2 + c1;"));
+        }
+    }
+    c.line("  ql += Ql; qh += Qh + (ql < Ql); }");
+}
+
+/// `f_mul_lazy`: x y mod p as lazy digits (see `lazy.rs`) for the passes:
+/// the carries of the coefficients by split rounds (shifts and adds) where
+/// the radix allows it, else by the exact division; the last carry wraps
+/// around (r^k = −1) onto digits 0 and 1 without a ripple.
+fn mul_lazy(c: &mut C, a: &ArithSpec) {
+    let split = MulSplit::of(a.k, a.r);
+    let (e, delta) = nearest_power(a.r);
+    match &split {
+        Some(sp) => c.line(format!(
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^65 + 2^{e} + small): per coefficient {} round(s) of\n * Q = floor(v / 2^{e}), v <- (v mod 2^{e}) - Q delta, delta = r - 2^{e} = {delta}; Q carries on.  The last\n * carry C wraps around: -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */",
+            sp.rounds
+        )),
+        None => c.line("/* (zl, zh) = x y mod p as lazy digits: the exact base-r carries of f_mul, then the last carry C\n * wraps around: -C = (-(C mod 2^e) + Cq delta) - Cq r with Cq = floor(C / 2^e), 2^e nearest to r. */"),
+    }
+    c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
+    c.line("ulong ch = 0, cl = 0;");
+    products(c, a, &|c, i| {
+        c.line("v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }");
+        match &split {
+            Some(sp) => {
+                c.line("ulong ql = 0, qh = 0;");
+                for _ in 0..sp.rounds {
+                    split_round(c, sp.e, sp.delta);
+                }
+                c.line(format!("zl[{i}] = v0; zh[{i}] = (int)v1; cl = ql; ch = qh;"));
+            }
+            None => c.line(format!("zl[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2); zh[{i}] = 0;")),
+        }
+    });
+    c.line("/* wrap the carry C = ch:cl: digit 0 gets -(C mod 2^e) + Cq delta, digit 1 gets -Cq */");
+    if e == 64 {
+        c.line("const long Cq = (long)ch; const ulong Cr = cl;");
+    } else {
+        c.line(format!("const long Cq = (long)((ch << {}) | (cl >> {e})); const ulong Cr = cl & {:#x}UL;", 64 - e, (1u64 << e) - 1));
+    }
+    c.line(format!("const ulong dl = (ulong)Cq * (ulong){d}L; const int dh = (int)mul_hi(Cq, (long){d}L);", d = delta as i64));
+    c.line("SRGFN_LZ_SUB(zl[0], zh[0], zl[0], zh[0], Cr, 0);");
+    c.line("SRGFN_LZ_ADD(zl[0], zh[0], zl[0], zh[0], dl, dh);");
+    c.line("SRGFN_LZ_SUB(zl[1], zh[1], zl[1], zh[1], (ulong)Cq, (int)(Cq >> 63));");
+    c.close("}");
+    c.line("");
+}
+
+/// Operand splits a form needs before the products (limbs of every digit).
+fn mul_prologue(c: &mut C, a: &ArithSpec) {
+    let split = |c: &mut C, j: &str| match a.mul {
+        MulForm::Wide64 => {}
+        MulForm::Limb22 => {
+            c.line(format!("xa[{j}] = (uint)x[{j}] & 0x3fffffu; xb[{j}] = (uint)(x[{j}] >> 22) & 0x3fffffu; xc[{j}] = (uint)(x[{j}] >> 44);"));
+            c.line(format!("ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"));
+        }
+        MulForm::Mixed => {
+            c.line(format!("xl[{j}] = (uint)x[{j}]; xh[{j}] = (uint)(x[{j}] >> 32);"));
+            c.line(format!("ya[{j}] = (uint)y[{j}] & 0x3fffffu; yb[{j}] = (uint)(y[{j}] >> 22) & 0x3fffffu; yc[{j}] = (uint)(y[{j}] >> 44);"));
+        }
+    };
+    match a.mul {
+        MulForm::Wide64 => return,
+        MulForm::Limb22 => c.line("uint xa[SRGFN_K], xb[SRGFN_K], xc[SRGFN_K], ya[SRGFN_K], yb[SRGFN_K], yc[SRGFN_K];"),
+        MulForm::Mixed => c.line("uint xl[SRGFN_K], xh[SRGFN_K], ya[SRGFN_K], yb[SRGFN_K], yc[SRGFN_K];"),
+    }
+    if a.unrolled_mul() {
+        for j in 0..a.k {
+            split(c, &j.to_string());
+        }
+    } else {
+        c.open("for (int j = 0; j < SRGFN_K; j++) {");
+        split(c, "j");
+        c.close("}");
+    }
+}
+
+/// 64-bit bucket acc (+)= a·b (32×32→64): one `mad.wide.u32`.
+fn mad_wide(a: &ArithSpec, acc: &str, x: &str, y: &str, first: bool) -> String {
+    match (a.ptx, first) {
+        (_, true) => format!("{acc} = (ulong){x} * {y};"),
+        (true, false) => format!("asm(\"mad.wide.u32 %0, %1, %2, %0;\" : \"+l\"({acc}) : \"r\"({x}), \"r\"({y}));"),
+        (false, false) => format!("{acc} += (ulong){x} * {y};"),
+    }
+}
+
+/// The accumulator declarations of one coefficient (a positive and a negative set).
+fn mul_accumulators(a: &ArithSpec) -> &'static str {
+    match a.mul {
+        MulForm::Wide64 => "ulong p0 = 0, p1 = 0, p2 = 0, n0 = 0, n1 = 0, n2 = 0;",
+        MulForm::Limb22 => "ulong p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;",
+        MulForm::Mixed => "ulong pa = 0, pb = 0, pc = 0, qa = 0, qb = 0, qc = 0, na = 0, nb = 0, nc = 0, ma = 0, mb = 0, mc = 0;",
+    }
+}
+
+/// The statements adding x_j y_l to the positive (neg = false) or negative
+/// accumulator set; j and l are C index expressions.  `first`: the set is
+/// still zero (an assignment instead of an addition where that saves work).
+fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<String> {
+    match a.mul {
+        MulForm::Wide64 => {
+            let acc = if neg { "n" } else { "p" };
+            if a.ptx {
+                vec![format!(
+                    "asm(\"mad.lo.cc.u64 %0, %3, %4, %0;\\n\\tmadc.hi.cc.u64 %1, %3, %4, %1;\\n\\taddc.u64 %2, %2, 0;\" : \"+l\"({acc}0), \"+l\"({acc}1), \"+l\"({acc}2) : \"l\"(x[{j}]), \"l\"(y[{l}]));"
+                )]
+            } else {
+                vec![format!(
+                    "{{ const ulong lo = x[{j}] * y[{l}], hi = mul_hi(x[{j}], y[{l}]); const ulong s0 = {acc}0 + lo, c0 = s0 < lo; const ulong s1 = {acc}1 + hi + c0; {acc}2 += (s1 < hi) | ((s1 == hi) & c0); {acc}0 = s0; {acc}1 = s1; }}"
+                )]
+            }
+        }
+        MulForm::Limb22 => {
+            // buckets by weight 2^(22 b): limb u of x times limb w of y goes to b = u + w
+            let acc = if neg { "n" } else { "p" };
+            let mut v = Vec::new();
+            for (u, xn) in ["xa", "xb", "xc"].iter().enumerate() {
+                for (w, yn) in ["ya", "yb", "yc"].iter().enumerate() {
+                    v.push(mad_wide(a, &format!("{acc}{}", u + w), &format!("{xn}[{j}]"), &format!("{yn}[{l}]"), false));
+                }
+            }
+            v
+        }
+        MulForm::Mixed => {
+            // low half of x into (p|n)a..c, high half into (q|m)a..c, by y's limb
+            let (lo, hi) = if neg { ("n", "m") } else { ("p", "q") };
+            let mut v = Vec::new();
+            for (sfx, yn) in [("a", "ya"), ("b", "yb"), ("c", "yc")] {
+                v.push(mad_wide(a, &format!("{lo}{sfx}"), &format!("xl[{j}]"), &format!("{yn}[{l}]"), first));
+                v.push(mad_wide(a, &format!("{hi}{sfx}"), &format!("xh[{j}]"), &format!("{yn}[{l}]"), first));
+            }
+            v
+        }
+    }
+}
+
+/// v2:v1:v0 ← P − N, the signed coefficient, from the accumulator sets.
+fn combine(c: &mut C, a: &ArithSpec) {
+    match a.mul {
+        MulForm::Wide64 => {
+            if a.ptx {
+                c.line("asm(\"sub.cc.u64 %0, %3, %6;\\n\\tsubc.cc.u64 %1, %4, %7;\\n\\tsubc.u64 %2, %5, %8;\" : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2) : \"l\"(p0), \"l\"(p1), \"l\"(p2), \"l\"(n0), \"l\"(n1), \"l\"(n2));");
+            } else {
+                c.line("v0 = p0 - n0; { const ulong b0 = p0 < n0; v1 = p1 - n1 - b0; v2 = p2 - n2 - ((p1 < n1) | ((p1 - n1) < b0)); }");
+            }
+        }
+        MulForm::Limb22 => {
+            c.line("/* c_i = sum_b (p_b - n_b) 2^(22 b), renormalised to 22-bit limbs and a signed top */");
+            c.line("long t = (long)(p0 - n0);");
+            c.line("const ulong l0 = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(p1 - n1);");
+            c.line("const ulong l1 = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(p2 - n2);");
+            c.line("const ulong l2 = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(p3 - n3);");
+            c.line("const ulong l3 = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(p4 - n4);");
+            c.line("v0 = l0 | (l1 << 22) | (l2 << 44); v1 = (l2 >> 20) | (l3 << 2) | ((ulong)t << 24); v2 = (ulong)(t >> 40);");
+        }
+        MulForm::Mixed => {
+            c.line("/* low half L = (pa-na) + (pb-nb) 2^22 + (pc-nc) 2^44, high half H likewise: c_i = L + H 2^32 */");
+            c.line("long t = (long)(pa - na); const ulong la = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(pb - nb);");
+            c.line("const ulong lb = (ulong)t & 0x3fffff; t = (t >> 22) + (long)(pc - nc);");
+            c.line("const ulong L0 = la | (lb << 22) | ((ulong)t << 44); const long L1 = t >> 20;");
+            c.line("long u = (long)(qa - ma); const ulong ha = (ulong)u & 0x3fffff; u = (u >> 22) + (long)(qb - mb);");
+            c.line("const ulong hb = (ulong)u & 0x3fffff; u = (u >> 22) + (long)(qc - mc);");
+            c.line("const ulong H0 = ha | (hb << 22) | ((ulong)u << 44); const long H1 = u >> 20;");
+            c.line("const ulong s0 = H0 << 32, s1 = (H0 >> 32) | ((ulong)H1 << 32), s2 = (ulong)(H1 >> 32);");
+            c.line("v0 = L0 + s0; { const ulong c0 = v0 < s0; const ulong t1 = (ulong)L1 + s1; const ulong c1 = t1 < s1; v1 = t1 + c0; v2 = (ulong)(L1 >> 63) + s2 + c1 + (v1 < c0); }");
+        }
+    }
+}
+
+/// The product loops of f_mul: every coefficient's accumulation and
+/// combination into v2:v1:v0, then `per_coefficient(i)`.
+fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
+    let k = a.k;
+    mul_prologue(c, a);
+    c.line("ulong v0, v1, v2;");
+    if a.unrolled_mul() {
+        for i in 0..k {
+            c.open(format!("{{ /* coefficient {i}: x_j y_(i-j), minus x_j y_(i-j+k) for j > i */"));
+            c.line(mul_accumulators(a));
+            for j in 0..k {
+                let (l, neg) = if j <= i { (i - j, false) } else { (i + k - j, true) };
+                for s in product(a, &j.to_string(), &l.to_string(), neg, j == 0 || j == i + 1) {
+                    c.line(s);
+                }
+            }
+            combine(c, a);
+            per_coefficient(c, &i.to_string());
+            c.close("}");
+        }
+    } else {
+        c.open("for (int i = 0; i < SRGFN_K; i++) {");
+        c.line(mul_accumulators(a));
+        c.open("for (int j = 0; j <= i; j++) {");
+        for s in product(a, "j", "i - j", false, false) {
+            c.line(s);
+        }
+        c.close("}");
+        c.open("for (int j = i + 1; j < SRGFN_K; j++) {");
+        for s in product(a, "j", "i - j + SRGFN_K", true, false) {
+            c.line(s);
+        }
+        c.close("}");
+        combine(c, a);
+        per_coefficient(c, "i");
+        c.close("}");
+    }
+}
+
+fn mul(c: &mut C, a: &ArithSpec) {
+    c.line(format!(
+        "/* z = x y mod p (thesis Algorithm 3.3), f_mul form {}{}: each coefficient c_i of the",
+        a.mul.name(),
+        if a.ptx { " with PTX carry chains" } else { "" }
+    ));
+    c.line(" * negacyclic product x(T) y(T) mod T^k + 1 as a signed 192-bit v2:v1:v0 (|c_i| < k r^2), the");
+    c.line(" * incoming carry added, then digit i = v mod r and the carry floor(v / r) moves on; the");
+    c.line(" * last carry C (|C| < (k + 2) r) leaves the top: Z + C r^k = Z - C, C = e1 r + e0. */");
+    let inline = if a.unrolled_mul() { "static inline __attribute__((always_inline))" } else { "static" };
+    c.open(format!("{inline} void f_mul(digit_t *z, const digit_t *x, const digit_t *y) {{"));
+    c.line("digit_t zz[SRGFN_K];");
+    c.line("ulong ch = 0, cl = 0;");
+    products(c, a, &|c, i| {
+        c.line("/* v += carry (signed 128-bit ch:cl) */");
+        c.line("v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }");
+        c.line(format!("zz[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2);"));
+    });
+    c.line("long e1;");
+    c.line("const ulong e0 = srgfn_sdivmod2(&e1, cl, ch);");
+    c.line("/* Z - e0 at digit 0 (one borrow), then -(e1 + borrow) at digit 1 */");
+    c.line("const ulong b0 = zz[0] < e0;");
+    c.line("zz[0] = zz[0] - e0 + (b0 ? SRGFN_R : 0);");
+    c.line("srgfn_fold1(zz, -e1 - (long)b0);");
+    c.line("f_copy(z, zz);");
+    c.close("}");
+    c.line("");
+}
+
+/// `f_mul_core(x, y)`: the product core of f_mul alone (the k² digit
+/// products summed into signed coefficients, no base-r carries), its
+/// coefficients mixed back into x so that a chain of calls stays live.  For
+/// the micro-benchmark that measures the product-core rate.
+pub fn render_core(a: &ArithSpec) -> String {
+    let mut c = C::new();
+    c.line("/* product core only: x_i <- the three words of coefficient c_i of x y mod T^k + 1, xor-ed */");
+    c.open("static inline void f_mul_core(digit_t *x, const digit_t *y) {");
+    c.line("digit_t zz[SRGFN_K];");
+    products(&mut c, a, &|c, i| c.line(format!("zz[{i}] = v0 ^ v1 ^ v2;")));
+    c.line("f_copy(x, zz);");
+    c.close("}");
+    c.out
+}
+

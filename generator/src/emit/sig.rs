@@ -1,0 +1,153 @@
+//! Kernel signatures, described once: the C parameter list the templates
+//! print, the manifest's argument list, and the order and types in which
+//! the runtime sets the arguments all come from [`KernelSig`].
+
+use serde::Serialize;
+
+/// The C type of a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamType {
+    /// `__global const digit_t *`: digit-major elements, read.
+    In,
+    /// `__global digit_t *`: digit-major elements, written.
+    Out,
+    /// `__global digit_t *`: read and written.
+    InOut,
+    /// `__constant digit_t *`: one element's k digits.
+    Constant,
+    /// `__global const ulong *` / `__global ulong *`: raw 64-bit words.
+    WordsIn,
+    WordsOut,
+    /// `const ulong`.
+    ULong,
+    /// `const uint`.
+    UInt,
+}
+
+impl ParamType {
+    fn c(self) -> &'static str {
+        match self {
+            ParamType::In => "__global const digit_t *",
+            ParamType::Out | ParamType::InOut => "__global digit_t *",
+            ParamType::Constant => "__constant digit_t *",
+            ParamType::WordsIn => "__global const ulong *",
+            ParamType::WordsOut => "__global ulong *",
+            ParamType::ULong => "const ulong ",
+            ParamType::UInt => "const uint ",
+        }
+    }
+    /// A buffer (as opposed to a scalar).
+    pub fn is_buffer(self) -> bool {
+        !matches!(self, ParamType::ULong | ParamType::UInt)
+    }
+}
+
+/// One parameter: its name in the C source, type, and meaning.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Param {
+    pub name: &'static str,
+    pub ty: ParamType,
+    pub doc: &'static str,
+}
+
+const fn p(name: &'static str, ty: ParamType, doc: &'static str) -> Param {
+    Param { name, ty, doc }
+}
+
+/// A kernel's name and parameters.
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelSig {
+    pub name: String,
+    pub params: Vec<Param>,
+}
+
+impl KernelSig {
+    pub fn new(name: impl Into<String>, params: &[Param]) -> KernelSig {
+        KernelSig { name: name.into(), params: params.to_vec() }
+    }
+    /// The C parameter list, as the template prints it.
+    pub fn c_params(&self) -> String {
+        self.params.iter().map(|p| format!("{}{}", p.ty.c(), p.name)).collect::<Vec<_>>().join(", ")
+    }
+    /// "name: type, meaning" per parameter, for the manifest.
+    pub fn manifest_args(&self) -> Vec<String> {
+        self.params.iter().map(|p| format!("{}: {}{}", p.name, p.ty.c().trim(), if p.doc.is_empty() { String::new() } else { format!(" — {}", p.doc) })).collect()
+    }
+}
+
+use ParamType::*;
+
+/// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
+pub fn pass(name: &str, x_inout: bool) -> KernelSig {
+    KernelSig::new(
+        name,
+        &[
+            p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
+            p("Y", Out, "output, Y != X"),
+            p("W", In, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
+            p("plane", ULong, "digit plane stride of X and Y (elements)"),
+            p("n", ULong, "vector length"),
+            p("p", ULong, "length of the sub-transforms already done"),
+            p("log_t", UInt, "log2 of the table length"),
+            p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)"),
+            p("count", ULong, "blocks (DFTs) = elements / R"),
+        ],
+    )
+}
+
+/// The auxiliary kernels, by name.
+pub fn aux(name: &str) -> Option<KernelSig> {
+    let params: &[Param] = match name {
+        "twiddle" => &[
+            p("X", InOut, ""),
+            p("plane", ULong, ""),
+            p("W", In, "table w^t, t < 2^log_t"),
+            p("log_t", UInt, "w^(2^log_t) = r"),
+            p("m", UInt, "m | K"),
+            p("J", UInt, ""),
+            p("step", ULong, "omega_mJ = w^step"),
+            p("count", ULong, "elements"),
+        ],
+        "transpose" => &[p("X", WordsIn, ""), p("Y", WordsOut, ""), p("rows", UInt, ""), p("cols", UInt, "")],
+        "radix2_general" => &[
+            p("X", In, ""),
+            p("Y", Out, ""),
+            p("W", In, "table w^e, e < n/2"),
+            p("plane", ULong, ""),
+            p("n", ULong, ""),
+            p("p", ULong, ""),
+            p("count", ULong, "= elements / 2"),
+        ],
+        "pointwise_mul" | "pointwise_mul_lazy" | "pointwise_add" | "pointwise_sub" => &[p("X", In, ""), p("Y", In, ""), p("Z", Out, "may be X or Y"), p("plane", ULong, ""), p("n", ULong, "")],
+        "scale" => &[p("X", InOut, ""), p("C", Constant, "the constant element"), p("plane", ULong, ""), p("n", ULong, "")],
+        "shift_by" => &[p("X", InOut, ""), p("s", UInt, ""), p("plane", ULong, ""), p("n", ULong, "")],
+        "reverse_scale" => &[
+            p("X", In, ""),
+            p("Y", Out, ""),
+            p("C", Constant, "the constant element"),
+            p("plane", ULong, ""),
+            p("n", ULong, "vector length"),
+            p("total", ULong, "elements"),
+        ],
+        "from_binary" => &[
+            p("B", WordsIn, "k binary words per element"),
+            p("X", Out, ""),
+            p("plane", ULong, ""),
+            p("count", ULong, "values given"),
+            p("n", ULong, "elements written (zeros from count on)"),
+        ],
+        "to_binary" => &[p("X", In, ""), p("B", WordsOut, "k binary words per element"), p("plane", ULong, ""), p("n", ULong, "")],
+        "outer_product" => &[
+            p("A", In, "n >> log_c elements"),
+            p("B", In, "2^log_c elements"),
+            p("W", Out, "n elements"),
+            p("log_c", UInt, ""),
+            p("n", ULong, ""),
+        ],
+        "mb_mul" | "mb_core" => &[p("X", InOut, "elements, each multiplied iters times"), p("W", In, "64 multipliers"), p("plane", ULong, ""), p("iters", UInt, "")],
+        "mb_add" => &[p("X", InOut, "elements, iters add/sub butterflies each"), p("plane", ULong, ""), p("iters", UInt, "")],
+        _ => return None,
+    };
+    Some(KernelSig::new(name, params))
+}

@@ -1,0 +1,96 @@
+//! The "table" variant of a Stockham pass: slots and shifts read from tables.
+//!
+//! A work-group holds G blocks in local memory as lazy elements (see
+//! `lazy.rs`): slot q, digit d of block b at index (q·k + d)·G + b of `SL` and
+//! `SH`.  In each stage its work-items share the stage's butterflies (one
+//! task per block and butterfly), each reading its slots and shift amounts
+//! from constant tables: the shifted inputs are read rotated (digit i of
+//! r^s·x is ±x_{(i − s) mod k}, an address computation and a conditional
+//! negation), then DFT_2 or DFT_4 is one 96-bit add or subtract per digit.
+//! One code path serves every task, so the instruction cache holds it.
+
+use serde::Serialize;
+
+use super::local::lazy_bf;
+use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
+use crate::unroll::Program;
+
+/// Blocks per work-group and work-items per block of the table variant of DFT_n.
+pub fn shape(k: usize, n: usize) -> (usize, usize) {
+    let tpd = (n / 2).max(1);
+    let by_threads = (LOCAL_THREADS / tpd).max(1);
+    let by_memory = (LOCAL_MAX_BYTES / (n * k * 9)).max(1);
+    (by_threads.min(by_memory), tpd)
+}
+
+/// Statements reading lazy digits of slot `q` (a C expression) rotated by the
+/// run-time shift `s` into arrays `x`l/`x`h: digit i is ±x_{(i − s) mod k}.
+fn rotated_get(k: usize, x: &str, q: &str, s: &str) -> Vec<String> {
+    let mut v = vec![format!(
+        "{{ const uint sq_ = ({s}) & (SRGFN_K - 1), sn_ = (({s}) >> {}) & 1;",
+        k.trailing_zeros()
+    )];
+    for i in 0..k {
+        v.push(format!(
+            "  {{ const uint j_ = ({i} + SRGFN_K - sq_) & (SRGFN_K - 1); const int m_ = ({i} < sq_) ^ sn_; const ulong l_ = SL[(({q}) * SRGFN_K + j_) * G + gi]; const int h_ = SH[(({q}) * SRGFN_K + j_) * G + gi]; {x}l[{i}] = m_ ? (ulong)0 - l_ : l_; {x}h[{i}] = m_ ? -h_ - (int)(l_ != 0) : h_; }}"
+        ));
+    }
+    v.push("}".into());
+    v
+}
+
+/// The code of one task of a stage of radix 2 or 4 (slots `bi` of table row `si`).
+fn task_code(k: usize, name: &str, si: usize, radix: usize) -> String {
+    let mut v = Vec::new();
+    let slot = |t: usize| format!("{name}_slots[{si}][bi][{t}]");
+    let shift = |t: usize| format!("{name}_shifts[{si}][bi][{t}]");
+    if radix == 2 {
+        v.push("ulong al[SRGFN_K], bl[SRGFN_K], xl[SRGFN_K], yl[SRGFN_K]; int ah[SRGFN_K], bh[SRGFN_K], xh[SRGFN_K], yh[SRGFN_K];".to_string());
+        v.push(format!("GET(al, ah, {});", slot(0)));
+        v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
+        v.extend(lazy_bf(k, 0, "a", "b", "x", "y"));
+        v.push(format!("PUT({}, xl, xh); PUT({}, yl, yh);", slot(0), slot(1)));
+    } else {
+        v.push("ulong al[SRGFN_K], bl[SRGFN_K], cl[SRGFN_K], el[SRGFN_K], t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K];".to_string());
+        v.push("int ah[SRGFN_K], bh[SRGFN_K], ch[SRGFN_K], eh[SRGFN_K], t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K];".to_string());
+        v.push(format!("GET(al, ah, {});", slot(0)));
+        v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
+        v.extend(rotated_get(k, "c", &slot(2), &shift(2)));
+        v.extend(rotated_get(k, "e", &slot(3), &shift(3)));
+        // DFT_4 on (a, r^s1 b, r^s2 c, r^s3 e) with ω_4 = r^(k/2); outputs into a, b, c, e
+        v.extend(lazy_bf(k, 0, "a", "c", "t0", "t1"));
+        v.extend(lazy_bf(k, 0, "b", "e", "u0", "u1"));
+        v.extend(lazy_bf(k, 0, "t0", "u0", "a", "c"));
+        v.extend(lazy_bf(k, (k / 2) as u32, "t1", "u1", "b", "e"));
+        v.push(format!("PUT({}, al, ah); PUT({}, bl, bh); PUT({}, cl, ch); PUT({}, el, eh);", slot(0), slot(1), slot(2), slot(3)));
+    }
+    v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
+}
+
+#[derive(Serialize)]
+struct StageCtx {
+    radix: usize,
+    tasks: usize,
+    code: String,
+}
+
+/// Everything the table template prints for one DFT_R program.
+pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
+    if program.output_shifts.iter().any(|&s| s != 0) {
+        return Err(EmitError::Unsupported(format!("the table variant needs a program without output shifts ({})", program.formula)));
+    }
+    let (groups, tpd) = shape(k, program.size);
+    let stages: Vec<StageCtx> = program
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(si, st)| StageCtx { radix: st.radix(), tasks: st.butterflies.len(), code: task_code(k, name, si, st.radix()) })
+        .collect();
+    ctx.insert("groups", &groups);
+    ctx.insert("tpd", &tpd);
+    ctx.insert("threads", &(groups * tpd));
+    ctx.insert("lmem_words", &(groups * program.size * k));
+    ctx.insert("lmem_bytes", &(groups * program.size * k * 9));
+    ctx.insert("table_stages", &stages);
+    Ok(())
+}

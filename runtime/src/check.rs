@@ -1,0 +1,260 @@
+//! `srgfn check`: a self-test of one device against the host reference.
+//!
+//! For each prime it runs, on the device's kernels, and compares whole
+//! outputs with the independent host code of `srgfn_gen`:
+//! * the field operations (f_mul, f_add, f_sub, shifts, scaling) on every
+//!   pair of edge values and on random pairs, for each f_mul form asked for;
+//! * for each radix and each emitted variant, forward transforms of several
+//!   sizes (powers of K and sizes that are not) against the host radix-2 FFT,
+//!   the inverse of each back to the input, and a batch of two;
+//! * polynomial products of lengths that are not powers of two against the
+//!   schoolbook product.
+//!
+//! Inputs are the representation's edge values followed by random elements.
+//! Every case is one [`Case`]; a failed case says how many outputs differ.
+
+use anyhow::Result;
+use num_bigint::BigUint;
+use rand::{Rng, SeedableRng};
+use srgfn_gen::emit::{variants_for, KernelOptions, MulForm};
+use srgfn_gen::reference::{host_fft, schoolbook_mul};
+use srgfn_gen::rules::Radix;
+use srgfn_gen::{Digits, Field, Prime};
+
+use crate::fft::{Fft, FftOptions};
+use crate::kernels::{default_ptx, FieldKernels};
+use crate::layout::{from_digit_major, to_digit_major};
+use crate::session::Session;
+
+/// One checked case.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Case {
+    pub prime: String,
+    /// e.g. "r2 local forward+inverse N=2^12".
+    pub name: String,
+    pub passed: bool,
+    /// What was compared, or what differed.
+    pub detail: String,
+    pub ms: f64,
+}
+
+/// What to check.
+#[derive(Clone, Debug)]
+pub struct CheckSpec {
+    pub primes: Vec<Prime>,
+    /// f_mul forms whose field operations are checked (the transforms use the first).
+    pub muls: Vec<MulForm>,
+    /// Host work per transform size (digit products of the reference FFT);
+    /// larger sizes are skipped.
+    pub host_budget: f64,
+}
+
+impl CheckSpec {
+    /// The default check of a device: the given primes, the device's default f_mul form.
+    pub fn new(session: &Session, primes: Vec<Prime>) -> Result<CheckSpec> {
+        let mul = match primes.first() {
+            Some(p) => crate::kernels::default_mul(session, p)?,
+            None => MulForm::Wide64,
+        };
+        Ok(CheckSpec { primes, muls: vec![mul], host_budget: (1u64 << 25) as f64 })
+    }
+}
+
+/// The transform sizes checked for a prime: 2, K/2, K, 2K, K², 2K², K³,
+/// 2^12 and 2^16 (sizes that are and are not powers of K), as far as the
+/// host reference stays within `budget` digit products.
+pub fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
+    let kk = prime.base_size();
+    let k = prime.k() as f64;
+    let mut v: Vec<usize> = vec![2, kk / 2, kk, 2 * kk, kk * kk, 2 * kk * kk, kk * kk * kk, 1 << 12, 1 << 16];
+    v.retain(|&n| n >= 2 && (n.trailing_zeros() <= prime.two_adicity()));
+    v.retain(|&n| n as f64 * (n.trailing_zeros() as f64) * k * k <= budget);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Edge values, then random elements, n in all.
+pub fn inputs(field: &Field, n: usize, seed: u64) -> Vec<Digits> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let r = field.r();
+    let mut v = field.edge_values();
+    v.truncate(n);
+    while v.len() < n {
+        v.push((0..field.k()).map(|_| if rng.gen_range(0..4) == 0 { r - 1 } else { rng.gen_range(0..r) }).collect());
+    }
+    v
+}
+
+fn differ(got: &[Digits], want: &[Digits]) -> Option<String> {
+    if got.len() != want.len() {
+        return Some(format!("{} outputs instead of {}", got.len(), want.len()));
+    }
+    let bad: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+    (!bad.is_empty()).then(|| format!("{} of {} outputs differ, first at index {}", bad.len(), got.len(), bad[0]))
+}
+
+/// Runs a case, timing it and turning an error into a failed case.
+fn case(prime: &Prime, name: String, report: &mut dyn FnMut(&Case), f: impl FnOnce() -> Result<(bool, String)>) -> Case {
+    let t = std::time::Instant::now();
+    let (passed, detail) = match f() {
+        Ok(r) => r,
+        Err(e) => (false, format!("error: {e:#}")),
+    };
+    let c = Case { prime: prime.to_string(), name, passed, detail, ms: t.elapsed().as_secs_f64() * 1e3 };
+    report(&c);
+    c
+}
+
+/// The field operations of one f_mul form on every pair of edge values and
+/// on random pairs, against the host: (passed, what was compared or what differed).
+pub fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool, String)> {
+    let opts = KernelOptions { radix: Radix::R2, mul, ptx: default_ptx(session) };
+    field_ops_of(&FieldKernels::with_options(session, prime, opts)?, prime)
+}
+
+/// [`field_ops`] on kernels already emitted.
+pub fn field_ops_of(fk: &FieldKernels, prime: &Prime) -> Result<(bool, String)> {
+    let f = Field::new(prime);
+    let k = prime.k();
+    let edges = f.edge_values();
+    let (mut xs, mut ys): (Vec<Digits>, Vec<Digits>) = (Vec::new(), Vec::new());
+    for a in &edges {
+        for b in &edges {
+            xs.push(a.clone());
+            ys.push(b.clone());
+        }
+    }
+    let random = inputs(&f, edges.len() + 512, 11);
+    xs.extend_from_slice(&random[edges.len()..]);
+    ys.extend(random[edges.len()..].iter().rev().cloned());
+    let n = xs.len();
+    let (bx, by) = (fk.upload(&to_digit_major(&xs, k))?, fk.upload(&to_digit_major(&ys, k))?);
+    let bz = fk.alloc(n * k)?;
+    let mut problems = Vec::new();
+    for op in ["mul", "mul_lazy", "add", "sub"] {
+        if op == "mul_lazy" && prime.k() > 16 {
+            continue; // f_mul_lazy is emitted where f_mul is straight-line code
+        }
+        fk.pointwise(op, &bx, &by, &bz, n as u64, n as u64)?;
+        let got = from_digit_major(&fk.download(&bz)?, k);
+        let want: Vec<Digits> = (0..n)
+            .map(|i| match op {
+                "mul" | "mul_lazy" => f.mul(&xs[i], &ys[i]),
+                "add" => f.add(&xs[i], &ys[i]),
+                _ => f.sub(&xs[i], &ys[i]),
+            })
+            .collect();
+        if let Some(d) = differ(&got, &want) {
+            problems.push(format!("{op}: {d}"));
+        }
+    }
+    for s in [1u32, 3, k as u32 - 1, k as u32, k as u32 + 1, 2 * k as u32 - 1, 2 * k as u32 + 5] {
+        let b = fk.upload(&to_digit_major(&xs, k))?;
+        fk.shift_by(&b, s, n as u64, n as u64)?;
+        let got = from_digit_major(&fk.download(&b)?, k);
+        let want: Vec<Digits> = xs.iter().map(|x| f.negacyclic_shift(x, s as i64)).collect();
+        if let Some(d) = differ(&got, &want) {
+            problems.push(format!("shift by r^{s}: {d}"));
+        }
+    }
+    Ok(if problems.is_empty() {
+        (true, format!("mul, lazy mul, add, sub, 7 shifts on {n} pairs ({} edge pairs) vs host", edges.len() * edges.len()))
+    } else {
+        (false, problems.join("; "))
+    })
+}
+
+fn transform(fft: &Fft, n: usize) -> Result<(bool, String)> {
+    let f = fft.field();
+    let x = inputs(f, n, n as u64 + 3);
+    let mut want = x.clone();
+    host_fft(f, &mut want)?;
+    let mut plan = fft.plan(n, 1)?;
+    let mut v = plan.upload_digits(&x)?;
+    plan.forward(&mut v)?;
+    let got = plan.download_digits(&v)?;
+    if let Some(d) = differ(&got, &want) {
+        return Ok((false, format!("forward: {d}")));
+    }
+    plan.inverse(&mut v)?;
+    let back = plan.download_digits(&v)?;
+    if let Some(d) = differ(&back, &x) {
+        return Ok((false, format!("inverse of the forward: {d}")));
+    }
+    Ok((true, "whole forward output vs host FFT, inverse back to the input".into()))
+}
+
+fn batch(fft: &Fft, n: usize) -> Result<(bool, String)> {
+    let f = fft.field();
+    let x = inputs(f, 2 * n, 77);
+    let mut want = Vec::new();
+    for half in x.chunks(n) {
+        let mut h = half.to_vec();
+        host_fft(f, &mut h)?;
+        want.extend(h);
+    }
+    let mut plan = fft.plan(n, 2)?;
+    let mut v = plan.upload_digits(&x)?;
+    plan.forward(&mut v)?;
+    let got = plan.download_digits(&v)?;
+    Ok(match differ(&got, &want) {
+        Some(d) => (false, d),
+        None => (true, "each vector vs host FFT".into()),
+    })
+}
+
+fn product(fft: &Fft, la: usize, lb: usize) -> Result<(bool, String)> {
+    let f = fft.field();
+    let to_values = |d: &[Digits]| -> Result<Vec<BigUint>> { d.iter().map(|x| Ok(f.to_biguint(x)?)).collect() };
+    let a = to_values(&inputs(f, la, 5))?;
+    let b = to_values(&inputs(f, lb, 6)[..lb].iter().rev().cloned().collect::<Vec<_>>())?;
+    let got = fft.poly_mul(&a, &b)?;
+    let want = schoolbook_mul(fft.prime(), &a, &b);
+    let bad = got.iter().zip(&want).filter(|(g, w)| g != w).count() + got.len().abs_diff(want.len());
+    Ok(if bad == 0 {
+        (true, format!("{} coefficients vs schoolbook", want.len()))
+    } else {
+        (false, format!("{bad} of {} coefficients differ", want.len()))
+    })
+}
+
+fn log2_label(n: usize) -> String {
+    format!("2^{}", n.trailing_zeros())
+}
+
+/// Runs the check; `report` sees each case as it finishes.
+pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for prime in &spec.primes {
+        for &mul in &spec.muls {
+            cases.push(case(prime, format!("field ops, f_mul {}", mul.name()), report, || field_ops(session, prime, mul)));
+        }
+        let mul = spec.muls.first().copied();
+        let sizes = sizes(prime, spec.host_budget);
+        for radix in [Radix::R2, Radix::R4] {
+            for variant in variants_for(prime) {
+                let label = format!("r{} {}", radix.number(), variant.name());
+                let fft = match Fft::with_options(session, prime, FftOptions { radix: Some(radix), variant: Some(variant), mul }) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        cases.push(case(prime, format!("{label} kernels"), report, || Err(e)));
+                        continue;
+                    }
+                };
+                for &n in &sizes {
+                    cases.push(case(prime, format!("{label} forward+inverse N={}", log2_label(n)), report, || transform(&fft, n)));
+                }
+                if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
+                    cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
+                }
+                if variant == variants_for(prime)[0] {
+                    for (la, lb) in [(1, 3), (37, 50), (100, 157)] {
+                        cases.push(case(prime, format!("{label} polymul {la} x {lb}"), report, || product(&fft, la, lb)));
+                    }
+                }
+            }
+        }
+    }
+    cases
+}

@@ -1,0 +1,224 @@
+//! What `srgfn bench` writes: one line per record as it arrives, the JSON
+//! and the plot rewritten after every record, and the final aligned table.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::Serialize;
+use srgfn::bench::{plot, Record, Roofline};
+use srgfn::io::write_atomic;
+use srgfn::microbench::MicroRecord;
+use srgfn::Session;
+
+/// x rounded to three significant digits (what the roofline line prints).
+pub fn sig3(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(2 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+/// Above 100% of the roofline, the operation model counts more work than the kernels do.
+const OVER_COUNT: &str = "the operation model over-counts";
+
+/// One record as printed when it arrives.
+pub fn record_line(r: &Record) -> String {
+    format!(
+        "{} 2^{} {}: {:.4} ms, {:.1}% of roofline{}",
+        r.prime,
+        r.log_n,
+        r.variant,
+        r.median_ms,
+        r.pct_roofline,
+        if r.pct_roofline > 100.0 { format!(" ({OVER_COUNT})") } else { String::new() }
+    )
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    device: String,
+    roofline: Roofline,
+    /// False while the run goes on (or when it was interrupted).
+    complete: bool,
+    /// The arithmetic micro-benchmarks (f_mul, its product core, butterflies).
+    micro: &'a [MicroRecord],
+    records: Vec<&'a Record>,
+}
+
+/// The records so far, and the files they are written to.
+pub struct Output {
+    device: String,
+    title: String,
+    roof: Roofline,
+    json: Option<PathBuf>,
+    plot: Option<PathBuf>,
+    /// (series index, record): the table groups by series.
+    records: Vec<(usize, Record)>,
+    micro: Vec<MicroRecord>,
+}
+
+impl Output {
+    pub fn new(session: &Session, roof: Roofline, json: Option<PathBuf>, plot: Option<PathBuf>) -> Output {
+        let (device, title) = (session.device.describe(), session.device.name.trim().to_string());
+        Output { device, title, roof, json, plot, records: Vec::new(), micro: Vec::new() }
+    }
+
+    /// Adds micro-benchmark records and rewrites the files.
+    pub fn push_micro(&mut self, records: Vec<MicroRecord>) -> Result<()> {
+        self.micro.extend(records);
+        self.write(false)
+    }
+
+    pub fn micro(&self) -> &[MicroRecord] {
+        &self.micro
+    }
+
+    /// Adds a record and rewrites the files, so an interrupted run keeps what it measured.
+    pub fn push(&mut self, record: Record, series: usize) -> Result<()> {
+        self.records.push((series, record));
+        self.write(false)
+    }
+
+    /// Rewrites the files once more, marked complete.
+    pub fn finish(&self) -> Result<()> {
+        self.write(true)
+    }
+
+    fn write(&self, complete: bool) -> Result<()> {
+        let records = self.records();
+        if let Some(path) = &self.json {
+            let report = Report { device: self.device.clone(), roofline: self.roof, complete, micro: &self.micro, records: records.clone() };
+            write_atomic(path, (serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
+        }
+        if let Some(path) = &self.plot {
+            if !records.is_empty() {
+                plot(&records.into_iter().cloned().collect::<Vec<_>>(), path, &self.title)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The micro-benchmarks as a table: kernel, form, median, rate.
+    pub fn micro_table(&self) -> String {
+        let mut t = format!("{:<22} {:<6} {:<12} {:>10} {:>10}\n", "prime", "kernel", "f_mul", "median ms", "G/s");
+        for r in &self.micro {
+            t.push_str(&format!("{:<22} {:<6} {:<12} {:>10.4} {:>10.2}\n", r.prime, r.kernel, format!("{}{}", r.mul, if r.ptx { "+ptx" } else { "" }), r.median_ms, r.rate_g));
+        }
+        t
+    }
+
+    /// The records grouped by series, each by size.
+    pub fn records(&self) -> Vec<&Record> {
+        let mut sorted: Vec<&(usize, Record)> = self.records.iter().collect();
+        sorted.sort_by_key(|(series, r)| (*series, r.log_n));
+        sorted.into_iter().map(|(_, r)| r).collect()
+    }
+}
+
+/// The table, columns as wide as their longest entry.
+pub fn table(records: &[&Record]) -> String {
+    let mut out = String::new();
+    let header = ["prime", "N", "variant", "median ms", "GB/s", "Gops/s", "roofline ms", "% roof"];
+    let rows: Vec<[String; 8]> = records
+        .iter()
+        .map(|r| {
+            [
+                r.prime.clone(),
+                format!("2^{}", r.log_n),
+                r.variant.clone(),
+                format!("{:.4}", r.median_ms),
+                format!("{:.1}", r.gbs),
+                format!("{:.1}", r.gops),
+                format!("{:.4}", r.roofline_ms),
+                format!("{:.1}{}", r.pct_roofline, if r.pct_roofline > 100.0 { "*" } else { "" }),
+            ]
+        })
+        .collect();
+    let width = |c: usize| rows.iter().map(|row| row[c].chars().count()).chain([header[c].len()]).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..header.len()).map(width).collect();
+    let mut line = |cells: &[String]| {
+        let text: Vec<String> = cells
+            .iter()
+            .enumerate()
+            // text columns left-aligned, numbers right-aligned
+            .map(|(c, cell)| if c == 0 || c == 2 { format!("{cell:<w$}", w = widths[c]) } else { format!("{cell:>w$}", w = widths[c]) })
+            .collect();
+        out.push_str(text.join("  ").trim_end());
+        out.push('\n');
+    };
+    line(&header.map(String::from));
+    for row in &rows {
+        line(row);
+    }
+    if records.iter().any(|r| r.pct_roofline > 100.0) {
+        out.push_str(&format!("* above 100%: {OVER_COUNT} for this kernel (its roofline time is too high), docs/performance.md\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(variant: &str, log_n: u32, pct: f64) -> Record {
+        Record {
+            prime: "(2^63+2^34)^8+1".into(),
+            k: 8,
+            n: 1 << log_n,
+            log_n,
+            variant: variant.into(),
+            mul: "wide64".into(),
+            median_ms: 1.5,
+            min_ms: 1.0,
+            max_ms: 2.0,
+            reps: 3,
+            busy_ms: 1.4,
+            kernel_ms: vec![0.7, 0.7],
+            bytes: 1 << 20,
+            muls: 1e6,
+            adds: 1e6,
+            gbs: 0.7,
+            gops: 1.3,
+            roofline_ms: 1.5 * pct / 100.0,
+            pct_roofline: pct,
+            twiddle_products: 0.0,
+            core_floor_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_table_is_aligned_and_flags_over_counting() {
+        let recs = [record("srgfn-r2-local-wide64", 10, 40.0), record("baseline-smallprimes-s16-with-a-long-name", 12, 252.0)];
+        let text = table(&recs.iter().collect::<Vec<_>>());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1].chars().count(), lines[0].chars().count(), "{text}");
+        assert_eq!(lines[2].chars().count(), lines[0].chars().count(), "{text}");
+        assert!(lines[2].ends_with("252.0*"), "{text}");
+        assert!(lines[3].contains("over-counts"), "{text}");
+        assert!(!table(&[&recs[0]]).contains("over-counts"));
+        assert!(record_line(&recs[1]).ends_with("252.0% of roofline (the operation model over-counts)"));
+    }
+
+    #[test]
+    fn the_plot_shows_points_above_the_roofline() {
+        let path = std::env::temp_dir().join(format!("srgfn-plot-{}.svg", std::process::id()));
+        let recs = [record("a", 10, 40.0), record("a", 11, 252.0)];
+        plot(&recs, &path, "test").unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(svg.contains("above 100: the model over-counts"), "caption");
+        // the % axis reaches 250: not clipped at 100
+        let axis_max = svg.lines().filter_map(|l| l.trim().parse::<f64>().ok()).fold(0.0, f64::max);
+        assert!(axis_max >= 250.0, "axis ends at {axis_max}");
+        std::fs::remove_file(path).ok();
+    }
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(sig3(0.482_345), 0.482);
+        assert_eq!(sig3(12.345), 12.3);
+        assert_eq!(sig3(1234.5), 1230.0);
+        assert_eq!(sig3(0.0), 0.0);
+        assert_eq!(format!("{}", sig3(0.000_123_456)), "0.000123");
+    }
+}

@@ -1,0 +1,148 @@
+//! Options shared by the commands that run kernels, and their CLI spellings.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use srgfn::cache::ProgramCache;
+use srgfn::{select_device, FftOptions, Session};
+use srgfn_gen::emit::{variants_for, MulForm, Variant};
+use srgfn_gen::rules::Radix;
+use srgfn_gen::Prime;
+
+/// The device and the program cache.
+#[derive(Args, Debug, Clone)]
+pub struct DeviceOpts {
+    /// Device index or name substring (see `srgfn devices`); default: the first GPU, else PoCL on the CPU.
+    #[arg(long, env = "SRGFN_DEVICE")]
+    pub device: Option<String>,
+    /// Do not read or write the on-disk program cache (~/.cache/srgfn or SRGFN_CACHE_DIR).
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl DeviceOpts {
+    pub fn session(&self) -> Result<Session> {
+        let cache = if self.no_cache { ProgramCache::disabled() } else { ProgramCache::from_env()? };
+        Session::on(select_device(self.device.as_deref())?, cache)
+    }
+}
+
+/// Base-case variant, as spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// 32 DFT_K per work-group in local memory, a warp per butterfly position, every shift a constant (k ≤ 8).
+    Local,
+    /// Several DFT_K per work-group in local memory, slots and shifts from tables (k ≤ 32).
+    Table,
+    /// One work-group per DFT_K, in global memory (any k).
+    Workgroup,
+}
+
+impl VariantArg {
+    pub fn variant(self) -> Variant {
+        match self {
+            VariantArg::Local => Variant::Local,
+            VariantArg::Table => Variant::Table,
+            VariantArg::Workgroup => Variant::Workgroup,
+        }
+    }
+}
+
+/// The command-line spelling of a variant.
+pub fn variant_name(v: Variant) -> &'static str {
+    v.name()
+}
+
+/// The variant if the prime has it, else an error in CLI spellings.
+pub fn check_variant(prime: &Prime, v: VariantArg) -> Result<Variant> {
+    let available = variants_for(prime);
+    if !available.contains(&v.variant()) {
+        let names: Vec<&str> = available.iter().map(|&a| variant_name(a)).collect();
+        bail!("--variant {} is not available for k = {}: use {}", variant_name(v.variant()), prime.k(), names.join(" or "));
+    }
+    Ok(v.variant())
+}
+
+/// How f_mul forms its digit products, as spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MulArg {
+    /// 64×64→128-bit products, with PTX carry chains on NVIDIA (the fastest form measured, CPUs and GPUs).
+    Wide64,
+    /// 22-bit limbs with 32-bit multiply-adds.
+    Limb22,
+    /// x in 32-bit halves, y in 22-bit limbs: 6 32-bit multiply-adds per digit product.
+    Mixed,
+}
+
+impl MulArg {
+    pub fn form(self) -> MulForm {
+        match self {
+            MulArg::Wide64 => MulForm::Wide64,
+            MulArg::Limb22 => MulForm::Limb22,
+            MulArg::Mixed => MulForm::Mixed,
+        }
+    }
+}
+
+pub fn parse_radix(r: u32) -> Result<Radix> {
+    Radix::from_number(r).map_err(anyhow::Error::msg)
+}
+
+/// How the base case and f_mul are generated.
+#[derive(Args, Debug, Clone)]
+pub struct KernelOpts {
+    /// Radix of the base-case expansion of DFT_K: 2 or 4.
+    #[arg(long, default_value_t = 2)]
+    pub radix: u32,
+    /// Base-case variant [default: local for k ≤ 8, table for k ≤ 32, else workgroup].
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
+    /// How f_mul forms its digit products; all give identical results [default: wide64].
+    #[arg(long, value_enum, env = "SRGFN_MUL")]
+    pub mul: Option<MulArg>,
+}
+
+impl KernelOpts {
+    /// The options checked against the prime.
+    pub fn options(&self, prime: &Prime) -> Result<FftOptions> {
+        let variant = self.variant.map(|v| check_variant(prime, v)).transpose()?;
+        Ok(FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul: self.mul.map(MulArg::form) })
+    }
+}
+
+/// Format of element files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One element per line, decimal or 0x-hex; `#` starts a comment.
+    Text,
+    /// k little-endian 64-bit digits per element, least significant first: the fast path.
+    Bin,
+}
+
+impl Format {
+    /// The command-line spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Bin => "bin",
+        }
+    }
+}
+
+/// How `fft` and `polymul` check, write and report their result.
+#[derive(Args, Debug)]
+pub struct OutputOpts {
+    /// Check the result at 2 random points against its definition: fft X_j = Σ_i x_i ω^{ij}, polymul C(x) = A(x)·B(x) mod p.
+    #[arg(long)]
+    pub verify: bool,
+    /// Output file (default: standard output); written atomically.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Format of the input and output files; bin is the fast path (no decimal conversion).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the device, sizes, phase times and the --verify result as JSON to this file (- for standard output, with --output).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
