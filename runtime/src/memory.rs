@@ -178,7 +178,11 @@ pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) 
 /// what reading it holds whatever its values.  The transform of the next
 /// power of two must fit as in [`check_transform`].
 pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option<&DeviceEntry>) -> Result<()> {
-    let len = std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?.len() as u128;
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if !meta.is_file() {
+        return Ok(()); // a folder or a device: the reader says what it is
+    }
+    let len = meta.len() as u128;
     let fits = |count: u128, sized: String| -> Result<()> {
         if count < 2 {
             return Ok(()); // the reader gives the precise error, if any
