@@ -6,7 +6,7 @@ use srgfn::{Fft, FftOptions, Session};
 use srgfn_gen::emit::{variants_for, MulForm};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
-use srgfn_gen::{catalog, Digits, Field, Prime};
+use srgfn_gen::{catalog, catalog_prime, Digits, Field, Prime};
 use srgfn_suite::{edge_values, random_value, rng};
 
 fn session() -> Session {
@@ -62,31 +62,54 @@ fn check_round_trip(fft: &Fft, n: usize, batch: usize, seed: u64, digits: bool) 
     }
 }
 
-/// Every variant the generator emits for the prime, both radices, and both
-/// multiplication forms across them; sizes below K, of K, a power of K and
-/// not (a last pass of radix 4, or 2 for the first variant), one vector and
-/// three.  (The DFT_K and DFT_4 kernels are those `kernels_pocl` checks pass
-/// by pass, so PoCL compiles each once for both.)
-#[test]
-fn every_variant_and_radix_forward_and_inverse_for_primes_up_to_k32() {
+/// Every variant the generator emits for the prime and both radices, with
+/// the multiplication form `kernels_pocl` checks their passes with (radix 2:
+/// wide64, radix 4: mixed), so that PoCL compiles each kernel once for both:
+/// N = K (one pass), 4K (a last pass of radix 4) and K², one vector and
+/// three; for k ≤ 8 and the first variant also N = 4 (a pass below K) and
+/// 2K (a last pass of radix 2).
+fn every_variant_and_radix_forward_and_inverse(k: usize) {
     let s = session();
-    for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        let kk = prime.base_size();
-        for (vi, variant) in variants_for(prime).into_iter().enumerate() {
-            for (ri, radix) in [Radix::R2, Radix::R4].into_iter().enumerate() {
-                let mul = [MulForm::Wide64, MulForm::Limb22][(vi + ri) % 2];
-                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul) };
-                let fft = Fft::with_options(&s, prime, opts).unwrap();
-                let mut sizes = vec![(4, 3), (kk, 1), (4 * kk, 3), (kk * kk, 1)];
-                if vi == 0 {
-                    sizes.push((2 * kk, 2));
-                }
-                for (i, (n, batch)) in sizes.into_iter().filter(|&(n, _)| n <= 4096).enumerate() {
-                    check_round_trip(&fft, n, batch, (kk + 10 * i + 100 * vi + 1000 * ri) as u64, i % 2 == 1);
-                }
+    let prime = catalog_prime(k).unwrap();
+    let kk = prime.base_size();
+    for (vi, variant) in variants_for(prime).into_iter().enumerate() {
+        for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
+            let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul) };
+            let fft = Fft::with_options(&s, prime, opts).unwrap();
+            let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
+            if vi == 0 && k <= 8 {
+                sizes.extend([(4, 3), (2 * kk, 2)]);
+            }
+            for (i, (n, batch)) in sizes.into_iter().filter(|&(n, _)| n <= 4096).enumerate() {
+                // values (converted on the device) with wide64, digits with mixed:
+                // the conversion kernels of one form are enough
+                let digits = radix == Radix::R4 || i % 2 == 1;
+                check_round_trip(&fft, n, batch, (kk + 10 * i + 100 * vi + 1000 * radix.number()) as u64, digits);
             }
         }
     }
+}
+
+// one test per prime, so that the test threads compile kernels in parallel
+#[test]
+fn every_variant_and_radix_forward_and_inverse_k2() {
+    every_variant_and_radix_forward_and_inverse(2)
+}
+#[test]
+fn every_variant_and_radix_forward_and_inverse_k4() {
+    every_variant_and_radix_forward_and_inverse(4)
+}
+#[test]
+fn every_variant_and_radix_forward_and_inverse_k8() {
+    every_variant_and_radix_forward_and_inverse(8)
+}
+#[test]
+fn every_variant_and_radix_forward_and_inverse_k16() {
+    every_variant_and_radix_forward_and_inverse(16)
+}
+#[test]
+fn every_variant_and_radix_forward_and_inverse_k32() {
+    every_variant_and_radix_forward_and_inverse(32)
 }
 
 /// k = 64 and 128 at N = K², 16384 and 65536 elements of 4032 and 8192 bits,
@@ -115,9 +138,14 @@ fn polynomial_products_match_schoolbook() {
     for prime in catalog().iter().filter(|p| p.k() <= 32) {
         let mul = if prime.k() == 8 { Some(MulForm::Limb22) } else { None };
         let fft = Fft::with_options(&s, prime, FftOptions { mul, ..FftOptions::default() }).unwrap();
-        let lens: &[(usize, usize)] =
-            if prime.k() == 8 { &[(1, 1), (1, 5), (2, 3), (17, 9), (100, 129), (255, 2)] } else { &[(1, 2), (13, 20)] };
-        for &(la, lb) in lens {
+        // above k = 8 one product of N = 4K: its kernels are those of the other tests
+        let kk = prime.base_size();
+        let lens = match prime.k() {
+            8 => vec![(1, 1), (1, 5), (2, 3), (17, 9), (100, 129), (255, 2)],
+            k if k < 8 => vec![(1, 2), (13, 20)],
+            _ => vec![(kk + 5, 2 * kk + 3)],
+        };
+        for (la, lb) in lens {
             let a: Vec<BigUint> = (0..la).map(|_| random_value(prime, &mut r)).collect();
             let mut b: Vec<BigUint> = (0..lb).map(|_| random_value(prime, &mut r)).collect();
             b[0] = prime.minus_one();
@@ -153,6 +181,10 @@ fn bad_sizes_are_clear_errors() {
     let fft = Fft::new(&s, prime).unwrap();
     let msg = |r: srgfn::Result<srgfn::Plan>| format!("{:#}", r.err().expect("an error"));
     assert!(msg(fft.plan(24, 1)).contains("not a power of two"));
+    for n in [0, 24] {
+        assert!(format!("{:#}", fft.prepare(n).unwrap_err()).contains("not a power of two"), "prepare({n})");
+    }
+    assert!(format!("{:#}", fft.plan(16, 0).err().unwrap()).contains("batch must be at least 1"));
     assert!(msg(fft.plan(1, 1)).contains("out of range"));
     assert!(msg(fft.plan(1 << 40, 1)).starts_with("N = 2^40 needs 132 TiB on the device"));
     let mut plan = fft.plan(16, 1).unwrap();
@@ -174,7 +206,8 @@ fn digit_word_products_match_value_products() {
     for prime in catalog().iter().filter(|p| [4, 8, 16].contains(&p.k())) {
         let field = Field::new(prime);
         let fft = Fft::new(&s, prime).unwrap();
-        let (la, lb) = (37, 20);
+        let kk = prime.base_size();
+        let (la, lb) = (kk + 5, 2 * kk + 3); // N = 4K, as in the other tests
         let mut a: Vec<Vec<u64>> = (0..la).map(|_| srgfn_suite::random_digits(&field, &mut r)).collect();
         let b: Vec<Vec<u64>> = (0..lb).map(|_| srgfn_suite::random_digits(&field, &mut r)).collect();
         for (i, e) in edge_values(&field).into_iter().enumerate().take(la) {

@@ -12,7 +12,7 @@ use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::spl::Spl;
 use srgfn_gen::unroll::Program;
-use srgfn_gen::{catalog, Digits, Field, Prime};
+use srgfn_gen::{catalog, catalog_prime, Digits, Field, Prime};
 use srgfn_suite::{edge_values, random_digits, rng};
 
 fn session() -> Session {
@@ -167,24 +167,45 @@ fn check_transpose(fk: &FieldKernels, prime: &Prime) {
     }
 }
 
-#[test]
-fn kernels_for_primes_up_to_k32_match_the_host() {
+/// The kernels of the catalog prime with this k (k ≤ 32).
+fn kernels_match_the_host(k: usize) {
     let s = session();
-    for prime in catalog().iter().filter(|p| p.k() <= 32) {
-        // every f_mul form on the field operations
-        for mul in MulForm::ALL {
-            check_field_ops(&FieldKernels::with_mul(&s, prime, Radix::R2, mul).unwrap(), prime);
-        }
-        // every variant's passes, each radix with another form
-        for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
-            let fk = build(&s, prime, radix, mul);
-            if radix == Radix::R2 {
-                check_twiddle(&fk, prime, 2, 3);
-                check_transpose(&fk, prime);
-            }
-            check_dft(&fk, prime);
-        }
+    let prime = catalog_prime(k).unwrap();
+    // every f_mul form on the field operations
+    for mul in MulForm::ALL {
+        check_field_ops(&FieldKernels::with_mul(&s, prime, Radix::R2, mul).unwrap(), prime);
     }
+    // every variant's passes, each radix with another form
+    for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
+        let fk = build(&s, prime, radix, mul);
+        if radix == Radix::R2 {
+            check_twiddle(&fk, prime, 2, 3);
+            check_transpose(&fk, prime);
+        }
+        check_dft(&fk, prime);
+    }
+}
+
+// one test per prime, so that the test threads compile kernels in parallel
+#[test]
+fn kernels_for_k2_match_the_host() {
+    kernels_match_the_host(2)
+}
+#[test]
+fn kernels_for_k4_match_the_host() {
+    kernels_match_the_host(4)
+}
+#[test]
+fn kernels_for_k8_match_the_host() {
+    kernels_match_the_host(8)
+}
+#[test]
+fn kernels_for_k16_match_the_host() {
+    kernels_match_the_host(16)
+}
+#[test]
+fn kernels_for_k32_match_the_host() {
+    kernels_match_the_host(32)
 }
 
 #[test]

@@ -106,3 +106,19 @@ fn products_are_checked_for_three_vectors() {
     check("plan", plan_need(prime, 1 << 20, 1, 1), Some(&dev), "").unwrap();
     assert!(check("product", need, Some(&dev), "").is_err());
 }
+
+/// A text file is sized from its length without reading it, then by its
+/// lines that can hold an element: small values (two bytes a line) are
+/// counted, blank and comment lines are not.
+#[test]
+fn text_files_are_sized_by_their_element_lines() {
+    let prime = &catalog()[2];
+    let dev = gpu(64 << 20, 64 << 20);
+    let path = std::env::temp_dir().join(format!("srgfn-memory-test-{}.txt", std::process::id()));
+    std::fs::write(&path, "1\n".repeat(1 << 20)).unwrap();
+    let err = format!("{:#}", memory::check_input_file(&path, prime, false, Some(&dev)).unwrap_err());
+    assert!(err.contains("(1048576 lines holding an element each): N = 2^20 needs"), "{err}");
+    std::fs::write(&path, "  \n# 1 2 3\n\t\n".repeat(1 << 18) + "7 # last, no newline").unwrap();
+    memory::check_input_file(&path, prime, false, Some(&dev)).unwrap();
+    std::fs::remove_file(&path).ok();
+}

@@ -71,7 +71,7 @@ fn refused_across(a: &mut Plan, x: &[BigUint], b: &mut Plan, y: &[BigUint], need
 fn a_vector_of_another_prime_is_refused() {
     let s = session();
     let (p8, p16) = (&catalog()[2], &catalog()[3]);
-    let n = 256;
+    let n = 1024; // K² for k = 16, 4K² for k = 8: kernels other tests compile too
     let (x, y) = (values(p8, n, 1), values(p16, n, 2));
     let (mut a, mut b) = (Fft::new(&s, p8).unwrap().plan(n, 1).unwrap(), Fft::new(&s, p16).unwrap().plan(n, 1).unwrap());
     refused_across(&mut a, &x, &mut b, &y, "holds elements of (2^63+2^34)^8+1 (k = 8) but the plan is for (2^62+2^36)^16+1");

@@ -72,8 +72,11 @@ fn injected_faults_give_clear_errors_and_leave_the_session_working() {
     ] {
         // a fresh Fft so that the build fault hits a real build
         let fft = if fault == Fault::Build { Fft::new(&s, &Prime::parse("(2^62+2^36)^16+1").unwrap()).unwrap() } else { fft.clone() };
-        let (a, b) =
-            if fault == Fault::Build { (random_poly(fft.prime(), 9, 3), random_poly(fft.prime(), 4, 4)) } else { (a.clone(), b.clone()) };
+        let (a, b) = if fault == Fault::Build {
+            (random_poly(fft.prime(), 60, 3), random_poly(fft.prime(), 60, 4)) // N = 4K: kernels other tests compile
+        } else {
+            (a.clone(), b.clone())
+        };
         s.faults().arm(fault, 1);
         let err = fft.poly_mul(&a, &b).expect_err("the injected fault surfaces");
         let msg = format!("{err:#}");

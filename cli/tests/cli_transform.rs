@@ -365,13 +365,13 @@ fn sizes_that_do_not_fit_are_refused_with_the_limits() {
     );
     refused_with_limits(
         &["fft", "--prime", P, "--input", text_s],
-        "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ",
+        "huge.txt (214748364800 bytes: about 1394469901 elements of 154 bytes a line): N = 2^31 needs ",
     );
     let small = tmp("one.txt");
     std::fs::write(&small, "5\n").unwrap();
     refused_with_limits(
         &["polymul", "--prime", P, small.to_str().unwrap(), text_s],
-        "huge.txt (214748364800 bytes: at least 1394469901 elements): N = 2^31 needs ",
+        "huge.txt (214748364800 bytes: about 1394469901 elements of 154 bytes a line): N = 2^31 needs ",
     );
     std::fs::remove_file(bin).ok();
     std::fs::remove_file(text).ok();

@@ -109,8 +109,12 @@ impl Fft {
         self.kernels.mul()
     }
 
-    /// Compiles (or loads from the cache) every kernel a transform of size n needs.
+    /// Compiles (or loads from the cache) every kernel a transform of size n needs;
+    /// [`Error::UnsupportedSize`] for N not a power of two or beyond the prime's bound.
     pub fn prepare(&self, n: usize) -> Result<()> {
+        if !n.is_power_of_two() {
+            return Err(Error::size(self.max_n(), format!("N = {n} is not a power of two")));
+        }
         let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?;
         self.kernels.prepare(self.variant, &shape.radices())
     }

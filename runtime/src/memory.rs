@@ -219,19 +219,59 @@ fn check_transform_of(subject: &str, prime: &Prime, log_n: u32, device: Option<&
     check(subject, need, device, "the input and output")
 }
 
-/// Checks an input file from its length, before reading it: a binary file
-/// holds exactly length / 8k elements; a text file at least length / L, L
-/// the longest line of a canonical element (its decimal digits and a
-/// newline), unless it is mostly comments.  The transform of the next power
-/// of two must fit as in [`check_transform`].
+/// Checks an input file before reading it.  A binary file holds exactly
+/// length / 8k elements.  A text file is first sized from its length (about
+/// length / L elements, L the longest line of a canonical element: its
+/// decimal digits and a newline), which refuses a huge file without reading
+/// it; then its lines that hold something besides blanks and a `#` comment
+/// are counted (at most one element each, the reader's rule), which bounds
+/// what reading it holds whatever its values.  The transform of the next
+/// power of two must fit as in [`check_transform`].
 pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option<&DeviceEntry>) -> Result<()> {
-    let len = std::fs::metadata(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?.len() as u128;
-    let per_element = if binary { 8 * prime.k() as u128 } else { prime.bits() as u128 * 30103 / 100000 + 2 };
-    let count = len / per_element;
-    if count < 2 {
-        return Ok(()); // the reader gives the precise error, if any
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    if !meta.is_file() {
+        return Ok(()); // a folder or a device: the reader says what it is
     }
-    let log_n = count.next_power_of_two().trailing_zeros();
-    let sized = if binary { format!("{count} elements") } else { format!("at least {count} elements") };
-    check_transform_of(&format!("{} ({len} bytes: {sized}): N = 2^{log_n}", path.display()), prime, log_n, device)
+    let len = meta.len() as u128;
+    let fits = |count: u128, sized: String| -> Result<()> {
+        if count < 2 {
+            return Ok(()); // the reader gives the precise error, if any
+        }
+        let log_n = count.next_power_of_two().trailing_zeros();
+        check_transform_of(&format!("{} ({sized}): N = 2^{log_n}", path.display()), prime, log_n, device)
+    };
+    if binary {
+        let count = len / (8 * prime.k() as u128);
+        return fits(count, format!("{len} bytes: {count} elements"));
+    }
+    let line = prime.bits() as u128 * 30103 / 100000 + 2;
+    fits(len / line, format!("{len} bytes: about {} elements of {line} bytes a line", len / line))?;
+    let lines = count_element_lines(path)?;
+    fits(lines, format!("{lines} lines holding an element each"))
+}
+
+/// Lines of a text file with something besides blanks before any `#`.
+fn count_element_lines(path: &Path) -> Result<u128> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut count, mut content, mut comment) = (0u128, false, false);
+    loop {
+        let buf = reader.fill_buf().map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        if buf.is_empty() {
+            return Ok(count + content as u128);
+        }
+        for &b in buf {
+            match b {
+                b'\n' => {
+                    count += content as u128;
+                    (content, comment) = (false, false);
+                }
+                b'#' => comment = true,
+                _ => content |= !comment && !b.is_ascii_whitespace(),
+            }
+        }
+        let n = buf.len();
+        reader.consume(n);
+    }
 }
