@@ -43,12 +43,13 @@ fn product(fft: &Fft, a: &Elements, b: &Elements) -> Result<Elements> {
 pub fn polymul(args: PolymulArgs) -> Result<()> {
     let Start { prime, field, options, mut phases } = start(&args.prime, &args.kernel, &args.out)?;
     let k = prime.k();
-    // both files sized against the device (if any) and the host before reading
-    let device = srgfn::select_device(args.dev.device.as_deref()).ok();
-    for path in [&args.a, &args.b] {
-        srgfn::memory::check_input_file(path, &prime, args.out.format == Format::Bin, device.as_ref())?;
-    }
     let ((a, b), session, open_ms) = read_while_opening(&args.dev, || {
+        // both files sized against the device (if any) and the host before reading
+        let device = srgfn::select_device(args.dev.device.as_deref()).ok();
+        for path in [&args.a, &args.b] {
+            srgfn::memory::check_input_file(path, &prime, args.out.format == Format::Bin, device.as_ref())?;
+        }
+        phases.mark("size check");
         let a = read_elements(&args.a, &field, args.out.format)?;
         phases.mark("read A");
         let b = read_elements(&args.b, &field, args.out.format)?;
@@ -100,5 +101,8 @@ pub fn polymul(args: PolymulArgs) -> Result<()> {
         fmt_ms(phases.total_ms()),
         phases.summary()
     );
+    // The process ends here: its memory and OpenCL objects go back to the OS
+    // whole, rather than millions of integers freed one by one (~0.1 s at 2^20).
+    std::mem::forget((a, b, c, fft, session));
     Ok(())
 }

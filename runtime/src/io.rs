@@ -195,6 +195,33 @@ fn line_ranges(bytes: &[u8], parts: usize) -> Vec<Range<usize>> {
     ranges
 }
 
+/// Lines with something besides blanks before any `#` (at most one element
+/// each, the reader's rule), counted in blocks of whole lines on every core
+/// as the reader reads them.  A line longer than [`MAX_LINE`] ends the count
+/// (the reader refuses the file there).
+pub(crate) fn count_element_lines(path: &Path) -> Result<u128> {
+    let name = path.display().to_string();
+    let (tx, rx) = sync_channel::<std::io::Result<Chunk>>(2);
+    let reader = open(path)?;
+    std::thread::scope(|s| -> Result<u128> {
+        s.spawn(move || read_chunks(reader, |chunk| tx.send(chunk).is_ok()));
+        let mut count = 0u128;
+        for chunk in rx {
+            let Chunk::Lines(bytes) = chunk.map_err(|e| Error::io(format!("cannot read {name}"), e))? else { break };
+            count += line_ranges(&bytes, 4 * rayon::current_num_threads())
+                .into_par_iter()
+                .map(|r| bytes[r].split(|&b| b == b'\n').filter(|line| holds_element(line)).count() as u128)
+                .sum::<u128>();
+        }
+        Ok(count)
+    })
+}
+
+/// Whether a line has something besides blanks before any `#`.
+fn holds_element(line: &[u8]) -> bool {
+    line.iter().take_while(|&&b| b != b'#').any(|b| !b.is_ascii_whitespace())
+}
+
 /// Reads the values of a text stream on every core; errors name `name` and the line.
 pub fn read_text_from<R: Read + Send>(reader: R, name: &str, prime: &Prime, progress: Progress) -> Result<Vec<BigUint>> {
     let mut values = Vec::new();
@@ -378,6 +405,30 @@ mod tests {
                 assert_eq!(text[w[0].end - 1], b'\n');
             }
         }
+    }
+
+    #[test]
+    fn element_lines_are_counted_across_blocks_and_pieces() {
+        let path = std::env::temp_dir().join(format!("srgfn-count-{}.txt", std::process::id()));
+        // more than one block; blank lines, comments, CRLF and a last line without its newline
+        let mut text = String::new();
+        let mut expected = 0u128;
+        for i in 0..BLOCK_BYTES / 5 {
+            match i % 7 {
+                0 => text.push_str("   \n"),
+                1 => text.push_str("# a comment 12\n"),
+                2 => text.push_str("  # 12\r\n"),
+                _ => {
+                    text.push_str(&format!("{i} # trailing\r\n"));
+                    expected += 1;
+                }
+            }
+        }
+        text.push_str("77");
+        std::fs::write(&path, &text).unwrap();
+        let counted = count_element_lines(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(counted, expected + 1);
     }
 
     #[test]

@@ -246,32 +246,6 @@ pub fn check_input_file(path: &Path, prime: &Prime, binary: bool, device: Option
     }
     let line = prime.bits() as u128 * 30103 / 100000 + 2;
     fits(len / line, format!("{len} bytes: about {} elements of {line} bytes a line", len / line))?;
-    let lines = count_element_lines(path)?;
+    let lines = crate::io::count_element_lines(path)?;
     fits(lines, format!("{lines} lines holding an element each"))
-}
-
-/// Lines of a text file with something besides blanks before any `#`.
-fn count_element_lines(path: &Path) -> Result<u128> {
-    use std::io::BufRead;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let (mut count, mut content, mut comment) = (0u128, false, false);
-    loop {
-        let buf = reader.fill_buf().map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        if buf.is_empty() {
-            return Ok(count + content as u128);
-        }
-        for &b in buf {
-            match b {
-                b'\n' => {
-                    count += content as u128;
-                    (content, comment) = (false, false);
-                }
-                b'#' => comment = true,
-                _ => content |= !comment && !b.is_ascii_whitespace(),
-            }
-        }
-        let n = buf.len();
-        reader.consume(n);
-    }
 }

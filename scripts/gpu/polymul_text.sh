@@ -57,7 +57,7 @@ if [ -n "$OLD" ]; then
   cmp "$W/old.txt" "$W/c1.txt" && echo "identical to the earlier binary's output"
 fi
 phases() {
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["device"], "N = 2^%d" % d["log_n"]); [print("  %-8s %9.1f ms" % (p["phase"], p["ms"])) for p in d["phases"]]; print("  %-8s %9.1f ms" % ("total", d["total_ms"]))' "$1"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["device"], "N = 2^%d" % d["log_n"], "(device opened in %.0f ms, while reading)" % d["device_open_ms"]); [print("  %-8s %9.1f ms" % (p["phase"], p["ms"])) for p in d["phases"]]; print("  %-8s %9.1f ms" % ("total", d["total_ms"]))' "$1"
 }
 echo "== phases of the last binary run"
 phases "$W/b3.json"
