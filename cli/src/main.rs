@@ -3,6 +3,7 @@
 //! of the subcommands.  Its own dependencies (clap, indicatif, plotters) stay
 //! out of the library crate `srgfn`.
 
+mod batch;
 mod bench;
 mod bench_report;
 mod check;
@@ -68,6 +69,8 @@ pub enum Command {
     Random(transform::RandomArgs),
     /// Benchmark forward transforms against the measured roofline and baselines.
     Bench(bench::BenchArgs),
+    /// A batch of transforms or products spread over several devices (`--devices all`), timed against the first alone.
+    Batch(batch::BatchArgs),
     /// Check this device's kernels against the host reference (field operations, transforms, products).
     Check(check::CheckArgs),
 }
@@ -101,6 +104,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Polymul(args) => polymul::polymul(args),
         Command::Random(args) => transform::random(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Batch(args) => batch::batch(args),
         Command::Check(args) => check::check(args),
     }
 }

@@ -394,3 +394,20 @@ fn plans_and_benchmarks_of_any_size_do_not_overflow() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("skip (2^63+2^34)^8+1 N = 2^61 and above: needs "), "{}", stderr(&o));
 }
+
+#[test]
+fn batch_over_two_contexts_matches_one_device_and_the_host() {
+    let json = tmp("batch.json");
+    let o =
+        srgfn(&["batch", "--prime", P, "--n", "2^6", "--batch", "3", "--devices", "0,0", "--reps", "2", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("identical, word for word") && out.contains("agrees"), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["all"]["shares"], serde_json::json!([2, 1]));
+    assert_eq!(j["identical"], true);
+    let o = srgfn(&["batch", "--prime", P, "--n", "2^6", "--devices", "0,0", "--products", "--reps", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = srgfn(&["batch", "--prime", P, "--n", "2^6", "--devices", "9"]);
+    assert!(!o.status.success() && stderr(&o).contains("device index 9 does not exist"), "{}", stderr(&o));
+}

@@ -4,7 +4,8 @@
 //! The public surface: [`Session`] (a device opened for work), [`Fft`] (a
 //! prime's kernels on it), [`Plan`] (a transform size and batch, with its
 //! buffers) and [`DeviceVec`] (data resident on the device, tied to its
-//! plan); [`Error`] and [`Result`]; the modules [`memory`] (checks before
+//! plan); [`Devices`], [`MultiFft`], [`MultiPlan`] and [`MultiVec`] (batches
+//! spread over the GPUs of a host); [`Error`] and [`Result`]; the modules [`memory`] (checks before
 //! allocating), [`io`] (element files), [`check`] (a device's self-test) and
 //! the benchmark support [`mod@bench`], [`microbench`] and [`smallprime`] that
 //! `srgfn bench` drives.  Everything else is internal; the workspace tests
@@ -32,6 +33,7 @@ mod kernels;
 mod layout;
 pub mod memory;
 pub mod microbench;
+mod multi;
 mod session;
 pub mod smallprime;
 
@@ -40,4 +42,5 @@ pub use device::{list_devices, select_device, DeviceEntry};
 pub use device_vec::DeviceVec;
 pub use error::{Error, Misuse, Result, INSTALL_HINT};
 pub use fft::{Fft, FftOptions, Plan};
+pub use multi::{shares, Devices, MultiFft, MultiPlan, MultiVec};
 pub use session::Session;
