@@ -300,9 +300,22 @@ pub fn bench(args: BenchArgs) -> Result<()> {
                 continue;
             }
             let shape = PlanShape::new(&s.prime, log_n, 1)?;
-            let need = srgfn::memory::plan_need(&s.prime, shape.n as u128, 1, 1).device; // no overflow at any N
-            if need > session.device().global_mem_bytes as u128 / 10 * 8 {
-                step.println(format!("skip {} N = 2^{log_n} and above: needs {} of device memory", s.prime, srgfn::memory::human(need)));
+            // a plan, one vector and the host's random words; no overflow at any N
+            let mut need = srgfn::memory::plan_need(&s.prime, shape.n as u128, 1, 1);
+            need.host = srgfn::memory::element_bytes(s.prime.k(), shape.n as u128);
+            let subject = format!("N = 2^{log_n}");
+            let why = match srgfn::memory::check(&subject, need, Some(session.device()), "the random input") {
+                Err(e) => Some(e.to_string()),
+                // allocations close to the whole memory fail in practice
+                Ok(()) if need.device > session.device().global_mem_bytes as u128 / 10 * 8 => Some(format!(
+                    "{subject} needs {} of the device's {} (the benchmark keeps 20% free)",
+                    srgfn::memory::human(need.device),
+                    srgfn::memory::human(session.device().global_mem_bytes as u128)
+                )),
+                Ok(()) => None,
+            };
+            if let Some(why) = why {
+                step.println(format!("skip {} N = 2^{log_n} and above: {why}", s.prime));
                 s.stopped = true;
                 continue;
             }

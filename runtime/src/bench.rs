@@ -225,9 +225,21 @@ impl Record {
 }
 
 fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
+    random_words(fft, len, seed).chunks(fft.prime().k()).map(<[u64]>::to_vec).collect()
+}
+
+/// `len` random canonical elements (digits below r) as flat digit words,
+/// element after element, generated on every core in blocks seeded from `seed`.
+fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
+    use rayon::prelude::*;
+    const BLOCK: usize = 1 << 16;
     let (k, r) = (fft.prime().k(), fft.prime().r());
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    (0..len).map(|_| (0..k).map(|_| rng.gen_range(0..r)).collect()).collect()
+    let mut words = vec![0u64; len * k];
+    words.par_chunks_mut(BLOCK * k).enumerate().for_each(|(b, block)| {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ (b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        block.iter_mut().for_each(|w| *w = rng.gen_range(0..r));
+    });
+    words
 }
 
 /// Times of a benchmark in ms: median, min, max, busy and each kernel of the median run.
@@ -308,7 +320,8 @@ pub fn bench_forward(
     core_rate_g: Option<f64>,
 ) -> Result<Record> {
     let mut plan = fft.plan(n, 1)?;
-    let mut v = plan.upload_digits(&random_digits(fft, n, n as u64))?;
+    // flat words: the host holds 8k bytes per element, not a vector per element
+    let mut v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
     let t = time_runs(fft, reps, || plan.forward(&mut v))?;
     let shape = plan.shape().clone();
     let mul = fft.mul().name();
