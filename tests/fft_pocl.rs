@@ -74,7 +74,7 @@ fn every_variant_and_radix_forward_and_inverse(k: usize) {
     let kk = prime.base_size();
     for (vi, variant) in variants_for(prime).into_iter().enumerate() {
         for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
-            let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul) };
+            let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None };
             let fft = Fft::with_options(&s, prime, opts).unwrap();
             let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
             if vi == 0 && k <= 8 {
@@ -124,7 +124,7 @@ fn k64_and_k128_full_transforms_at_k_squared() {
         check_round_trip(&Fft::new(&s, prime).unwrap(), kk * kk, 1, 64, true);
         for variant in variants_for(prime) {
             for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
-                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul) };
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None };
                 check_round_trip(&Fft::with_options(&s, prime, opts).unwrap(), 2 * kk, 2, 65, false);
             }
         }

@@ -79,8 +79,20 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
     for variant in fk.variants() {
         let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
         let by = fk.alloc(total * k).unwrap();
-        fk.pass(variant, radix, &bx, &by, &bw, total as u64, n as u64, p as u64, t_len.trailing_zeros(), tw_shift, (total / radix) as u64)
-            .unwrap();
+        fk.pass(
+            variant,
+            radix,
+            std::slice::from_ref(&bx),
+            std::slice::from_ref(&by),
+            &bw,
+            total as u64,
+            n as u64,
+            p as u64,
+            t_len.trailing_zeros(),
+            tw_shift,
+            (total / radix) as u64,
+        )
+        .unwrap();
         let got = from_digit_major(&fk.download(&by).unwrap(), k);
         let bad: Vec<usize> = (0..total).filter(|&e| got[e] != want[e]).collect();
         assert!(

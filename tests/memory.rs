@@ -53,9 +53,10 @@ fn the_message_names_every_amount() {
     let dev = gpu(140 * GIB, 35 * GIB);
     let err = format!("{:#}", check_transform(prime, 31, Some(&dev)).unwrap_err());
     let host = human((1u128 << 31) * memory::transform_host_bytes_per_element(prime));
-    // data and scratch 2 × 128 GiB, twiddle table 2^27 elements = 8 GiB
+    // data and scratch 2 × 128 GiB, twiddle table 2^27 elements = 8 GiB; each vector in
+    // 4 segments of 32 GiB, the fewest within the largest buffer of 35 GiB
     assert!(
-        err.starts_with("N = 2^31 needs 264 GiB on the device (largest buffer 128 GiB; Test GPU has 140 GiB, largest buffer 35 GiB)"),
+        err.starts_with("N = 2^31 needs 264 GiB on the device (largest buffer 32 GiB; Test GPU has 140 GiB, largest buffer 35 GiB)"),
         "{err}"
     );
     assert!(err.contains(&format!(" and {host} of host memory for the input and output (")), "{err}");

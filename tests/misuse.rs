@@ -5,29 +5,11 @@
 
 use num_bigint::BigUint;
 use srgfn::{DeviceVec, Fft, Plan, Session};
-use srgfn_gen::reference::host_fft;
 use srgfn_gen::{catalog, Field, Prime};
-use srgfn_suite::{random_value, rng};
+use srgfn_suite::{host_forward_values, random_values};
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed")
-}
-
-fn values(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
-    let mut r = rng(seed);
-    (0..len).map(|_| random_value(prime, &mut r)).collect()
-}
-
-/// The forward DFT of every vector of size n in `x`, on the host.
-fn host_forward(prime: &Prime, x: &[BigUint], n: usize) -> Vec<BigUint> {
-    let f = Field::new(prime);
-    x.chunks(n)
-        .flat_map(|v| {
-            let mut d: Vec<_> = v.iter().map(|e| f.from_biguint(e).unwrap()).collect();
-            host_fft(&f, &mut d).unwrap();
-            d.iter().map(|e| f.to_biguint(e).unwrap()).collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// Every operation of `plan` on the foreign vector `v` fails with an error
@@ -59,7 +41,7 @@ fn refused_across(a: &mut Plan, x: &[BigUint], b: &mut Plan, y: &[BigUint], need
         let prime = Prime::parse_unchecked(&plan.shape().prime).unwrap();
         assert_eq!(plan.download(v).unwrap(), x, "the vector is unchanged");
         plan.forward(v).unwrap();
-        assert_eq!(plan.download(v).unwrap(), host_forward(&prime, x, plan.n()));
+        assert_eq!(plan.download(v).unwrap(), host_forward_values(&prime, x, plan.n()));
         plan.inverse(v).unwrap();
         assert_eq!(plan.download(v).unwrap(), x);
     }
@@ -72,7 +54,7 @@ fn a_vector_of_another_prime_is_refused() {
     let s = session();
     let (p8, p16) = (&catalog()[2], &catalog()[3]);
     let n = 1024; // K² for k = 16, 4K² for k = 8: kernels other tests compile too
-    let (x, y) = (values(p8, n, 1), values(p16, n, 2));
+    let (x, y) = (random_values(p8, n, 1), random_values(p16, n, 2));
     let (mut a, mut b) = (Fft::new(&s, p8).unwrap().plan(n, 1).unwrap(), Fft::new(&s, p16).unwrap().plan(n, 1).unwrap());
     refused_across(&mut a, &x, &mut b, &y, "holds elements of (2^63+2^34)^8+1 (k = 8) but the plan is for (2^62+2^36)^16+1");
     refused_across(&mut b, &y, &mut a, &x, "holds elements of (2^62+2^36)^16+1");
@@ -84,7 +66,7 @@ fn a_vector_of_another_size_or_batch_is_refused() {
     let s = session();
     let prime = &catalog()[2];
     let fft = Fft::new(&s, prime).unwrap();
-    let x = values(prime, 512, 3);
+    let x = random_values(prime, 512, 3);
     for (n_a, batch_a, n_b, batch_b) in [(256, 1, 512, 1), (256, 2, 512, 1), (64, 8, 128, 4)] {
         let (mut a, mut b) = (fft.plan(n_a, batch_a).unwrap(), fft.plan(n_b, batch_b).unwrap());
         let needle = format!("holds {batch_a} vector(s) of N = {n_a} but the plan is for {batch_b} vector(s) of N = {n_b}");
@@ -101,7 +83,7 @@ fn a_vector_of_another_plan_or_session_is_refused() {
     assert_eq!(s1.clone().id(), s1.id(), "clones share the context");
     let prime = &catalog()[1];
     let n = 128;
-    let (x, y) = (values(prime, n, 4), values(prime, n, 5));
+    let (x, y) = (random_values(prime, n, 4), random_values(prime, n, 5));
     let fft = Fft::new(&s1, prime).unwrap();
     let (mut a, mut b) = (fft.plan(n, 1).unwrap(), fft.plan(n, 1).unwrap());
     assert_eq!(a.upload(&x).unwrap().plan_id(), a.id());
@@ -119,9 +101,9 @@ fn bad_uploads_are_refused() {
     let field = Field::new(prime);
     let mut plan = Fft::new(&s, prime).unwrap().plan(16, 2).unwrap();
     let msg = |e: srgfn::Result<DeviceVec>| format!("{:#}", e.err().expect("refused"));
-    let x = values(prime, 32, 6);
+    let x = random_values(prime, 32, 6);
     assert!(msg(plan.upload(&x[..31])).contains("mismatched sizes"));
-    assert!(msg(plan.upload_padded(&values(prime, 33, 6))).contains("do not fit"));
+    assert!(msg(plan.upload_padded(&random_values(prime, 33, 6))).contains("do not fit"));
     let mut big = x.clone();
     big[17] = prime.modulus() + 5u32;
     assert!(msg(plan.upload(&big)).contains("element 17"));
@@ -135,5 +117,5 @@ fn bad_uploads_are_refused() {
     // the plan still works
     let mut v = plan.upload(&x).unwrap();
     plan.forward(&mut v).unwrap();
-    assert_eq!(plan.download(&v).unwrap(), host_forward(prime, &x, 16));
+    assert_eq!(plan.download(&v).unwrap(), host_forward_values(prime, &x, 16));
 }

@@ -4,29 +4,12 @@
 
 use num_bigint::BigUint;
 use srgfn::{shares, Devices, Error, FftOptions, MultiFft, Session};
-use srgfn_gen::reference::host_fft;
-use srgfn_gen::{Field, Prime};
-use srgfn_suite::{random_value, rng};
+use srgfn_gen::Prime;
+use srgfn_suite::{host_forward_values, random_values};
 
 fn two_contexts() -> Devices {
     let s = || Session::open(None).expect("an OpenCL device (PoCL) is needed");
     Devices::new(vec![s(), s()]).unwrap()
-}
-
-fn values(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
-    let mut r = rng(seed);
-    (0..len).map(|_| random_value(prime, &mut r)).collect()
-}
-
-fn host_forward(prime: &Prime, x: &[BigUint], n: usize) -> Vec<BigUint> {
-    let f = Field::new(prime);
-    x.chunks(n)
-        .flat_map(|v| {
-            let mut d: Vec<_> = v.iter().map(|e| f.from_biguint(e).unwrap()).collect();
-            host_fft(&f, &mut d).unwrap();
-            d.iter().map(|e| f.to_biguint(e).unwrap()).collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 #[test]
@@ -52,7 +35,7 @@ fn batches_on_two_contexts_equal_one_device_and_the_host() {
         let prime = Prime::parse(expr).unwrap();
         let opts = FftOptions { radix: Some(srgfn_gen::rules::Radix::from_number(radix).unwrap()), ..Default::default() };
         let many = MultiFft::new(&devices, &prime, opts).unwrap();
-        let mut x = values(&prime, n * batch, n as u64 + batch as u64);
+        let mut x = random_values(&prime, n * batch, n as u64 + batch as u64);
         x[0] = BigUint::default();
         x[1] = prime.modulus() - 1u32; // p − 1 = (0, …, 0, r)
         let mut plan = many.plan(n, batch).unwrap();
@@ -60,7 +43,7 @@ fn batches_on_two_contexts_equal_one_device_and_the_host() {
         let mut v = plan.upload(&x).unwrap();
         plan.forward(&mut v).unwrap();
         let spread = plan.download(&v).unwrap();
-        assert_eq!(spread, host_forward(&prime, &x, n), "{expr} N = {n} batch {batch}");
+        assert_eq!(spread, host_forward_values(&prime, &x, n), "{expr} N = {n} batch {batch}");
 
         let first = Devices::new(vec![devices.sessions()[0].clone()]).unwrap();
         let mut alone = MultiFft::new(&first, &prime, opts).unwrap().plan(n, batch).unwrap();
@@ -78,7 +61,7 @@ fn batched_products_on_two_contexts_are_the_products() {
     let devices = two_contexts();
     let prime = Prime::parse("(2^63+2^34)^8+1").unwrap();
     let many = MultiFft::new(&devices, &prime, FftOptions::default()).unwrap();
-    let pairs: Vec<_> = (0..3u64).map(|i| (values(&prime, 5 + i as usize, i), values(&prime, 9, 10 + i))).collect();
+    let pairs: Vec<_> = (0..3u64).map(|i| (random_values(&prime, 5 + i as usize, i), random_values(&prime, 9, 10 + i))).collect();
     let got = many.poly_mul_batch(&pairs).unwrap();
     assert_eq!(got.len(), pairs.len());
     for ((a, b), c) in pairs.iter().zip(&got) {
@@ -101,8 +84,8 @@ fn misuse_of_multi_device_plans_is_refused() {
     assert!(matches!(many.plan(48, 2), Err(Error::UnsupportedSize { .. })));
     let mut a = many.plan(64, 2).unwrap();
     let mut b = many.plan(64, 2).unwrap();
-    assert!(matches!(a.upload(&values(&prime, 127, 1)), Err(Error::InvalidInput { .. })));
-    let x = values(&prime, 128, 2);
+    assert!(matches!(a.upload(&random_values(&prime, 127, 1)), Err(Error::InvalidInput { .. })));
+    let x = random_values(&prime, 128, 2);
     let mut va = a.upload(&x).unwrap();
     let mut vb = b.upload(&x).unwrap();
     for err in [a.forward(&mut vb).err(), a.inverse(&mut vb).err(), a.download(&vb).err(), a.pointwise_mul(&mut va, &vb).err()] {
@@ -112,6 +95,6 @@ fn misuse_of_multi_device_plans_is_refused() {
     // both vectors stay exact with their own plans
     a.forward(&mut va).unwrap();
     b.forward(&mut vb).unwrap();
-    assert_eq!(a.download(&va).unwrap(), host_forward(&prime, &x, 64));
-    assert_eq!(b.download(&vb).unwrap(), host_forward(&prime, &x, 64));
+    assert_eq!(a.download(&va).unwrap(), host_forward_values(&prime, &x, 64));
+    assert_eq!(b.download(&vb).unwrap(), host_forward_values(&prime, &x, 64));
 }

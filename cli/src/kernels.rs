@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use srgfn_gen::emit;
 use srgfn_gen::inspect::{butterfly_svg, stage_table};
@@ -30,6 +30,10 @@ pub struct EmitArgs {
     /// Carry chains as inline PTX, as built on NVIDIA platforms (other OpenCL compilers reject them).
     #[arg(long)]
     pub ptx: bool,
+    /// Emit for data vectors split into this many buffers (1, 2, 4, 8 or 16), as plans do
+    /// where a vector exceeds the device's largest buffer.
+    #[arg(long, default_value_t = 1)]
+    pub segments: u32,
     /// Also write microbench.cl: the arithmetic micro-benchmarks of `srgfn bench` (f_mul, its product core, f_add + f_sub).
     #[arg(long)]
     pub micro: bool,
@@ -61,7 +65,10 @@ pub struct DevicesArgs {
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = parse_radix(args.radix)?;
-    let opts = emit::KernelOptions { radix, mul: args.mul.form(), ptx: args.ptx };
+    if !args.segments.is_power_of_two() || args.segments > srgfn::memory::MAX_SEGMENTS {
+        bail!("--segments {} is not 1, 2, 4, 8 or 16", args.segments);
+    }
+    let opts = emit::KernelOptions { radix, mul: args.mul.form(), ptx: args.ptx, segments: args.segments };
     let mut set = emit::emit_with(&prime, &opts)?;
     if args.micro {
         emit::add_microbench(&prime, &opts, &mut set)?;

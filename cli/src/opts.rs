@@ -107,7 +107,7 @@ impl KernelOpts {
     /// The options checked against the prime.
     pub fn options(&self, prime: &Prime) -> Result<FftOptions> {
         let variant = self.variant.map(|v| check_variant(prime, v)).transpose()?;
-        Ok(FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul: self.mul.map(MulArg::form) })
+        Ok(FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul: self.mul.map(MulArg::form), max_buffer: None })
     }
 }
 

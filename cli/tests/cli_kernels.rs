@@ -39,11 +39,11 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     for expr in srgfn_gen::prime::CATALOG {
         for radix in ["2", "4"] {
             let dir = base.join(format!("{}-{radix}", expr.len()));
-            // radix 4 also with NVIDIA's PTX carry chains and the micro-benchmarks
+            // radix 4 also with NVIDIA's PTX carry chains, the micro-benchmarks and vectors in 4 segments
             let mut args = vec!["emit", "--prime", expr, "--radix", radix, "--out", dir.to_str().unwrap()];
             let extra = radix == "4";
             if extra {
-                args.extend(["--ptx", "--micro"]);
+                args.extend(["--ptx", "--micro", "--segments", "4"]);
             }
             let o = srgfn(&args);
             assert!(o.status.success(), "{expr}: {}", String::from_utf8_lossy(&o.stderr));
@@ -74,6 +74,13 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
                 }
             }
             assert!(m["kernels"].as_array().unwrap().iter().any(|k| k["descriptor"]["butterflies"].as_u64() > Some(0)));
+            // with segments, the passes and reverse_scale take X_0 … X_3 (and Y_0 … Y_3); element-wise kernels whole vectors
+            for kernel in m["kernels"].as_array().unwrap() {
+                let args = kernel["args"].to_string();
+                let segmented = kernel["variant"].is_string() || kernel["name"] == "reverse_scale";
+                assert_eq!(args.contains("\"X_3: "), extra && segmented, "{}: {args}", kernel["name"]);
+            }
+            assert_eq!(m["segments"], if extra { 4 } else { 1 });
         }
     }
     // deterministic output

@@ -285,15 +285,25 @@ fn polymul_labels_every_number_and_reports_json() {
         (Some(100), Some(50), Some(149), Some(256))
     );
     assert_eq!(v["verified"], true);
-    assert_eq!(phase_names(&v), ["read A", "read B", "device", "kernels", "product", "verify", "write"]);
+    assert_eq!(phase_names(&v), ["size check", "read A", "read B", "device", "kernels", "product", "verify", "write"]);
     let summary = stderr(&o).lines().last().unwrap().to_string();
     // every number has a label: a size, or a phase name before its time
-    for label in ["100 × 50 coefficients", "149 coefficients", "N = 2^8", "product ", "total ", "read A ", "read B ", "kernels ", "write "]
-    {
+    for label in [
+        "100 × 50 coefficients",
+        "149 coefficients",
+        "N = 2^8",
+        "product ",
+        "total ",
+        "size check ",
+        "read A ",
+        "read B ",
+        "kernels ",
+        "write ",
+    ] {
         assert!(summary.contains(label), "no '{label}' in {summary}");
     }
     let times = summary.matches(" ms").count();
-    assert_eq!(times, 2 + 7, "{summary}");
+    assert_eq!(times, 2 + 8, "{summary}");
     // binary files: the same product
     let (ab, bb, cb) = (tmp("pa.bin"), tmp("pb.bin"), tmp("pc.bin"));
     srgfn(&["random", "--prime", P, "--count", "100", "--seed", "1", "--format", "bin", "--output", ab.to_str().unwrap()]);
@@ -351,7 +361,8 @@ fn sizes_that_do_not_fit_are_refused_with_the_limits() {
     for n in ["2^31", "2^32", "2^40"] {
         refused_with_limits(&["fft", "--prime", P, "--random", n], &format!("N = {n} needs "));
     }
-    refused_with_limits(&["fft", "--prime", P, "--random", "2^31"], "on the device (largest buffer 128 GiB; ");
+    // a vector beyond the device's largest buffer is counted in segments when it splits
+    refused_with_limits(&["fft", "--prime", P, "--random", "2^31"], "needs 264 GiB on the device (largest buffer ");
     refused_with_limits(&["random", "--prime", P, "--count", "1073741824"], "--count 1073741824 needs ");
     // input files are sized from their length, not read: sparse files of 200 GiB
     let (bin, text) = (tmp("huge.bin"), tmp("huge.txt"));
@@ -392,7 +403,9 @@ fn plans_and_benchmarks_of_any_size_do_not_overflow() {
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("MiB moved per transform"), "{}", stderr(&o));
     let o = srgfn(&["bench", "--prime", P, "--min-log", "61", "--max-log", "62", "--reps", "1", "--no-baselines"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("skip (2^63+2^34)^8+1 N = 2^61 and above: needs "), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("skip (2^63+2^34)^8+1 N = 2^61 and above: N = 2^61 needs 264 EiB on the device"), "{err}");
+    assert_eq!(err.matches("skip ").count(), 1, "one line per prime and size: {err}");
 }
 
 #[test]

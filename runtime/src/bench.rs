@@ -11,6 +11,7 @@ use srgfn_gen::{Digits, Prime};
 
 use crate::error::{DeviceContext as _, Result};
 use crate::fft::Fft;
+use crate::kernels::FieldKernels;
 use crate::session::Session;
 
 /// Micro-kernels of the roofline (not generated: they measure the device).
@@ -245,17 +246,21 @@ fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
 /// Times of a benchmark in ms: median, min, max, busy and each kernel of the median run.
 type Times = (f64, f64, f64, f64, Vec<f64>);
 
-/// Runs `f` warm `reps` times and returns its [`Times`].
-fn time_runs(fft: &Fft, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
+/// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
+/// `f` launches (a plan's own where its vectors are split).
+fn time_runs(kernels: &FieldKernels, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
     for _ in 0..3 {
         f()?;
     }
-    fft.session().queue.finish().or_device(|| "the device queue failed".into())?;
+    kernels.session().queue.finish().or_device(|| "the device queue failed".into())?;
     let mut runs = Vec::with_capacity(reps);
     for _ in 0..reps {
-        fft.kernels().start_recording();
+        kernels.start_recording();
         f()?;
-        let (span, busy, each) = fft.kernels().stop_recording_each()?;
+        let (span, busy, each) = kernels.stop_recording_each()?;
+        if each.is_empty() {
+            return Err(crate::Error::internal("a timed run launched no kernel these kernels record"));
+        }
         runs.push((span as f64 / 1e6, busy as f64 / 1e6, each.iter().map(|&t| t as f64 / 1e6).collect::<Vec<_>>()));
     }
     runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
@@ -322,7 +327,7 @@ pub fn bench_forward(
     let mut plan = fft.plan(n, 1)?;
     // flat words: the host holds 8k bytes per element, not a vector per element
     let mut v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
-    let t = time_runs(fft, reps, || plan.forward(&mut v))?;
+    let t = time_runs(&plan.kernels().clone(), reps, || plan.forward(&mut v))?;
     let shape = plan.shape().clone();
     let mul = fft.mul().name();
     let ptx = if fft.kernels().options().ptx { "-ptx" } else { "" };
@@ -348,7 +353,7 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     let data = random_digits(fft, n, 7);
     let mut x = kernels.upload(&crate::layout::to_digit_major(&data, k))?;
     let mut y = kernels.alloc(n * k)?;
-    let t = time_runs(fft, reps, || {
+    let t = time_runs(fft.kernels(), reps, || {
         let mut pp = 1u64;
         while pp < n as u64 {
             kernels.radix2_general(&x, &y, &tb, n as u64, n as u64, pp, n as u64 / 2)?;

@@ -24,6 +24,7 @@ use crate::error::Result;
 use crate::fft::{Fft, FftOptions};
 use crate::kernels::{default_ptx, FieldKernels};
 use crate::layout::{from_digit_major, to_digit_major};
+use crate::memory;
 use crate::session::Session;
 
 /// One checked case.
@@ -115,7 +116,7 @@ fn case(prime: &Prime, name: String, report: &mut dyn FnMut(&Case), f: impl FnOn
 /// The field operations of one f_mul form on every pair of edge values and
 /// on random pairs, against the host: (passed, what was compared or what differed).
 pub(crate) fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool, String)> {
-    let opts = KernelOptions { radix: Radix::R2, mul, ptx: default_ptx(session) };
+    let opts = KernelOptions { radix: Radix::R2, mul, ptx: default_ptx(session), segments: 1 };
     field_ops_of(&FieldKernels::with_options(session, prime, opts)?, prime)
 }
 
@@ -241,7 +242,11 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
         for radix in [Radix::R2, Radix::R4] {
             for variant in variants_for(prime).into_iter().filter(|v| spec.variants.is_empty() || spec.variants.contains(v)) {
                 let label = format!("r{} {}", radix.number(), variant.name());
-                let fft = match Fft::with_options(session, prime, FftOptions { radix: Some(radix), variant: Some(variant), mul }) {
+                let fft = match Fft::with_options(
+                    session,
+                    prime,
+                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None },
+                ) {
                     Ok(f) => f,
                     Err(e) => {
                         cases.push(case(prime, format!("{label} kernels"), report, || Err(e)));
@@ -253,6 +258,15 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 }
                 if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
                     cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
+                }
+                // vectors split into 2 buffers, as beyond the device's largest buffer (radix 2;
+                // k ≤ 32, where a second build of the pass kernels takes seconds)
+                if let (Radix::R2, true, Some(&n)) = (radix, prime.k() <= 32, sizes.iter().rev().find(|&&n| n > prime.base_size())) {
+                    let half = memory::element_bytes(prime.k(), n as u128 / 2) as u64;
+                    let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: Some(half) };
+                    cases.push(case(prime, format!("{label} in 2 buffers N={}", log2_label(n)), report, || {
+                        transform(&Fft::with_options(session, prime, opts)?, n)
+                    }));
                 }
                 if variant == variants_for(prime)[0] {
                     for (la, lb) in [(1, 3), (37, 50), (100, 157)] {

@@ -11,8 +11,9 @@ use crate::error::{Error, Misuse, Result};
 /// batch, OpenCL context and plan, and refuses a vector made for another
 /// ([`Error::Misuse`]).  Dropping it frees the device memory.
 pub struct DeviceVec {
-    /// N · batch · k words (invariant, checked on every use).
-    pub(crate) buf: Buffer<u64>,
+    /// Its segments: N · batch · k words in all, split into buffers of equal
+    /// length (one when the vector fits a buffer; invariant, checked on every use).
+    pub(crate) bufs: Vec<Buffer<u64>>,
     owner: Owner,
     /// False after an operation on it failed part-way: its contents are then
     /// undefined, and every later use is refused rather than computing on them.
@@ -57,8 +58,9 @@ impl Owner {
             return Err(Misuse::Undefined.into());
         }
         let words = mine.n * mine.batch * mine.k;
-        if v.buf.len() != words {
-            return Err(Error::internal(format!("this device vector's buffer holds {} words, the plan's vectors {words}", v.buf.len())));
+        let held: usize = v.bufs.iter().map(Buffer::len).sum();
+        if held != words || v.bufs.iter().any(|b| b.len() != v.bufs[0].len()) {
+            return Err(Error::internal(format!("this device vector's buffers hold {held} words, the plan's vectors {words}")));
         }
         Ok(())
     }
@@ -66,8 +68,8 @@ impl Owner {
 
 impl DeviceVec {
     /// A valid vector of `owner` in `buf`.
-    pub(crate) fn new(buf: Buffer<u64>, owner: Owner) -> DeviceVec {
-        DeviceVec { buf, owner, valid: true }
+    pub(crate) fn new(bufs: Vec<Buffer<u64>>, owner: Owner) -> DeviceVec {
+        DeviceVec { bufs, owner, valid: true }
     }
 
     /// N · batch elements.
@@ -94,5 +96,9 @@ impl DeviceVec {
     /// failed part-way (every later use is then refused).
     pub fn is_valid(&self) -> bool {
         self.valid
+    }
+    /// The buffers it is split into (1 when it fits one buffer of the device).
+    pub fn segments(&self) -> usize {
+        self.bufs.len()
     }
 }

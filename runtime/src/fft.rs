@@ -17,13 +17,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
-use srgfn_gen::emit::{self, MulForm, Variant};
+use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, FieldError, Prime};
@@ -40,8 +41,12 @@ use crate::session::Session;
 #[derive(Clone)]
 pub struct Fft {
     kernels: Arc<FieldKernels>,
+    /// The kernels emitted for vectors in segments, by segment count (made on demand).
+    segmented: Arc<Mutex<BTreeMap<u32, Arc<FieldKernels>>>>,
     field: Arc<Field>,
     variant: Variant,
+    /// The largest buffer a plan allocates (bytes): the device's, or less.
+    max_buffer: u64,
 }
 
 /// Options of an [`Fft`]: the base-case radix and variant.
@@ -53,6 +58,10 @@ pub struct FftOptions {
     pub variant: Option<Variant>,
     /// Multiplication form (default: `SRGFN_MUL` when set, else wide64).
     pub mul: Option<MulForm>,
+    /// The largest device buffer to allocate, in bytes (default: the
+    /// device's `CL_DEVICE_MAX_MEM_ALLOC_SIZE`).  A data vector larger than
+    /// this is split into segments of a power of two of elements each.
+    pub max_buffer: Option<u64>,
 }
 
 impl Fft {
@@ -77,7 +86,14 @@ impl Fft {
         if !variants.contains(&variant) {
             return Err(Error::option(format!("variant {variant:?} is not emitted for k = {} (available: {variants:?})", prime.k())));
         }
-        Ok(Fft { kernels: Arc::new(kernels), field: Arc::new(Field::new(prime)), variant })
+        let device_max = session.device().max_alloc_bytes;
+        let max_buffer = match (opts.max_buffer, device_max) {
+            (Some(0), _) => return Err(Error::option("max_buffer must be at least one byte")),
+            (Some(m), 0) => m,
+            (Some(m), d) => m.min(d),
+            (None, d) => d,
+        };
+        Ok(Fft { kernels: Arc::new(kernels), segmented: Arc::default(), field: Arc::new(Field::new(prime)), variant, max_buffer })
     }
 
     /// The prime.
@@ -95,6 +111,30 @@ impl Fft {
     /// The kernels (crate internals and benchmarks).
     pub(crate) fn kernels(&self) -> &FieldKernels {
         &self.kernels
+    }
+    /// The kernels for data vectors in `segments` (emitted on first use).
+    fn kernels_for(&self, segments: u32) -> Result<Arc<FieldKernels>> {
+        if segments <= 1 {
+            return Ok(self.kernels.clone());
+        }
+        let mut map = self.segmented.lock().expect("kernel map");
+        if let Some(k) = map.get(&segments) {
+            return Ok(k.clone());
+        }
+        let opts = KernelOptions { segments, ..self.kernels.options() };
+        let k = Arc::new(FieldKernels::with_options(self.session(), self.prime(), opts)?);
+        map.insert(segments, k.clone());
+        Ok(k)
+    }
+    /// The largest device buffer a plan allocates, in bytes (0: no limit known).
+    pub fn max_buffer(&self) -> u64 {
+        self.max_buffer
+    }
+    /// The device as the memory checks see it: its largest buffer [`Fft::max_buffer`].
+    fn limits(&self) -> crate::DeviceEntry {
+        let mut device = self.session().device.clone();
+        device.max_alloc_bytes = self.max_buffer;
+        device
     }
     /// The base-case variant the transforms use.
     pub fn variant(&self) -> Variant {
@@ -116,7 +156,8 @@ impl Fft {
             return Err(Error::size(self.max_n(), format!("N = {n} is not a power of two")));
         }
         let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?;
-        self.kernels.prepare(self.variant, &shape.radices())
+        let segments = memory::vector_segments(self.prime().k(), n as u128, self.max_buffer).unwrap_or(1);
+        self.kernels_for(segments)?.prepare(self.variant, &shape.radices())
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -197,8 +238,8 @@ impl Fft {
             ));
         }
         // two data vectors besides the plan's scratch and table
-        let need = memory::plan_need(self.prime(), n as u128, 1, 2);
-        memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.session().device), "")?;
+        let need = memory::plan_need_split(self.prime(), n as u128, 1, 2, self.max_buffer).0;
+        memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "")?;
         let mut t = std::time::Instant::now();
         let mut phase = |name: &str| {
             trace_phase(&format!("poly_mul {name}"), t);
@@ -234,7 +275,12 @@ static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 pub struct Plan {
     fft: Fft,
     shape: PlanShape,
-    scratch: Buffer<u64>,
+    /// The kernels of this plan's vectors (segmented ones where they are split).
+    kernels: Arc<FieldKernels>,
+    /// Elements per segment of a vector (all of them when it is whole).
+    seg: usize,
+    /// The scratch vector, in segments like every vector of the plan.
+    scratch: Vec<Buffer<u64>>,
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
     n_inv: Buffer<u64>,
@@ -250,13 +296,14 @@ impl Plan {
         let prime = fft.prime().clone();
         let shape = PlanShape::new(&prime, log_n, batch)?;
         let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
-        let need = memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
-        memory::check(&subject, need, Some(&fft.session().device), "")?;
+        let (need, segments) = memory::plan_need_split(&prime, shape.n as u128, batch as u128, 1, fft.max_buffer);
+        memory::check(&subject, need, Some(&fft.limits()), "")?;
         let k = prime.k();
         let total = shape.n * batch;
-        let kernels = fft.kernels.clone();
+        let seg = total / segments as usize;
+        let kernels = fft.kernels_for(segments)?;
         kernels.prepare(fft.variant, &shape.radices())?;
-        let scratch = kernels.alloc(total * k)?;
+        let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
         let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         let owner = Owner {
@@ -267,7 +314,7 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, shape, scratch, table, n_inv, owner })
+        Ok(Plan { fft, shape, kernels, seg, scratch, table, n_inv, owner })
     }
 
     /// This plan's id, unique in the process (see [`DeviceVec::plan_id`]).
@@ -291,6 +338,10 @@ impl Plan {
     pub fn fft(&self) -> &Fft {
         &self.fft
     }
+    /// The kernels this plan launches (crate internals and benchmarks).
+    pub(crate) fn kernels(&self) -> &Arc<FieldKernels> {
+        &self.kernels
+    }
     fn total(&self) -> usize {
         self.shape.n * self.shape.batch
     }
@@ -298,9 +349,10 @@ impl Plan {
     /// Checks, before allocating, that a new vector fits (on a CPU device its
     /// buffer is host memory) besides `host` bytes of host memory.
     fn check_new_vector(&self, host: u128) -> Result<()> {
-        let buffer = memory::element_bytes(self.fft.prime().k(), self.total() as u128);
-        let need = Need { device: buffer, buffer, host };
-        memory::check(&format!("uploading {} elements", self.total()), need, Some(&self.fft.session().device), "")
+        let k = self.fft.prime().k();
+        let need =
+            Need { device: memory::element_bytes(k, self.total() as u128), buffer: memory::element_bytes(k, self.seg as u128), host };
+        memory::check(&format!("uploading {} elements", self.total()), need, Some(&self.fft.limits()), "")
     }
 
     /// Checks host memory for reading `len` elements back: their words, and
@@ -315,8 +367,20 @@ impl Plan {
         memory::element_bytes(self.fft.prime().k(), 1) + 40
     }
 
-    fn new_vec(&self, buf: Buffer<u64>) -> DeviceVec {
-        DeviceVec::new(buf, self.owner.clone())
+    fn new_vec(&self, bufs: Vec<Buffer<u64>>) -> DeviceVec {
+        DeviceVec::new(bufs, self.owner.clone())
+    }
+
+    /// A new vector's segments, uninitialised.
+    fn alloc_vec(&self) -> Result<Vec<Buffer<u64>>> {
+        (0..self.scratch.len()).map(|_| self.kernels.alloc(self.seg * self.fft.prime().k())).collect()
+    }
+
+    /// Segment s's share of the first `len` elements: (its first element, how
+    /// many; 0 for a segment wholly past `len`).
+    fn segment_share(&self, s: usize, len: usize) -> (usize, usize) {
+        let start = s * self.seg;
+        (start, len.saturating_sub(start).min(self.seg))
     }
 
     /// Uploads N·batch values (< p each, vector after vector).
@@ -346,32 +410,38 @@ impl Plan {
             dst.iter_mut().zip(v.iter_u64_digits()).for_each(|(d, w)| *d = w);
             Ok(())
         })?;
-        let kernels = &self.fft.kernels;
-        kernels.write(&self.scratch, &words)?;
-        let buf = kernels.alloc(total * k)?;
-        kernels.from_binary(&self.scratch, &buf, total as u64, values.len() as u64, total as u64)?;
-        Ok(self.new_vec(buf))
+        let bufs = self.alloc_vec()?;
+        let kernels = &self.kernels;
+        for (s, (scratch, buf)) in self.scratch.iter().zip(&bufs).enumerate() {
+            // segment s: its values' binary words, converted and zero-padded on the device
+            let (start, count) = self.segment_share(s, values.len());
+            if count > 0 {
+                kernels.write(scratch, &words[start * k..(start + count) * k])?;
+            }
+            kernels.from_binary(scratch, buf, self.seg as u64, count as u64, self.seg as u64)?;
+        }
+        Ok(self.new_vec(bufs))
     }
 
     /// Uploads element-major words (k per element, already canonical),
     /// zero-padded to N·batch elements; the layout change runs on the device.
     fn upload_words(&mut self, words: &[u64]) -> Result<DeviceVec> {
-        let (k, total) = (self.fft.prime().k(), self.total());
-        check_transposable(total)?;
+        let (k, seg) = (self.fft.prime().k(), self.seg);
+        check_transposable(seg)?;
         self.check_new_vector(0)?;
-        let kernels = &self.fft.kernels;
-        kernels.write(&self.scratch, words)?;
-        if words.len() < total * k {
-            self.scratch
-                .cmd()
-                .offset(words.len())
-                .fill(0, Some(total * k - words.len()))
-                .enq()
-                .or_device(|| "cannot clear device memory".into())?;
+        let bufs = self.alloc_vec()?;
+        let kernels = &self.kernels;
+        for (s, (scratch, buf)) in self.scratch.iter().zip(&bufs).enumerate() {
+            let (start, count) = self.segment_share(s, words.len() / k);
+            if count > 0 {
+                kernels.write(scratch, &words[start * k..(start + count) * k])?;
+            }
+            if count < seg {
+                scratch.cmd().offset(count * k).fill(0, Some((seg - count) * k)).enq().or_device(|| "cannot clear device memory".into())?;
+            }
+            kernels.transpose(scratch, buf, seg as u32, k as u32, 1)?;
         }
-        let buf = kernels.alloc(total * k)?;
-        kernels.transpose(&self.scratch, &buf, total as u32, k as u32, 1)?;
-        Ok(self.new_vec(buf))
+        Ok(self.new_vec(bufs))
     }
 
     /// Uploads canonical digit vectors stored element after element (k words
@@ -393,12 +463,20 @@ impl Plan {
     /// The first `len` elements of a vector as digit words, element after element.
     pub fn download_digit_words(&mut self, v: &DeviceVec, len: usize) -> Result<Vec<u64>> {
         self.check_vec(v)?;
-        check_transposable(self.total())?;
-        self.check_download(len.min(self.total()), 0)?;
+        check_transposable(self.seg)?;
+        let len = len.min(self.total());
+        self.check_download(len, 0)?;
         let k = self.fft.prime().k();
-        let kernels = &self.fft.kernels;
-        kernels.transpose(&v.buf, &self.scratch, k as u32, self.total() as u32, 1)?;
-        kernels.download_prefix(&self.scratch, len.min(self.total()) * k)
+        let kernels = &self.kernels;
+        let mut out = Vec::with_capacity(len * k);
+        for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
+            let (_, count) = self.segment_share(s, len);
+            if count > 0 {
+                kernels.transpose(buf, scratch, k as u32, self.seg as u32, 1)?;
+                out.extend(kernels.download_prefix(scratch, count * k)?);
+            }
+        }
+        Ok(out)
     }
 
     /// Uploads N·batch elements given as canonical digit vectors; the layout
@@ -434,10 +512,16 @@ impl Plan {
         let k = self.fft.prime().k();
         let len = len.min(self.total());
         self.check_download(len, self.element_host_bytes())?;
-        let kernels = &self.fft.kernels;
+        let kernels = &self.kernels;
         let t = std::time::Instant::now();
-        kernels.to_binary(&v.buf, &self.scratch, self.total() as u64, len as u64)?;
-        let words = kernels.download_prefix(&self.scratch, len * k)?;
+        let mut words = Vec::with_capacity(len * k);
+        for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
+            let (_, count) = self.segment_share(s, len);
+            if count > 0 {
+                kernels.to_binary(buf, scratch, self.seg as u64, count as u64)?;
+                words.extend(kernels.download_prefix(scratch, count * k)?);
+            }
+        }
         trace_phase("download: to_binary and read", t);
         let t = std::time::Instant::now();
         let p = self.fft.prime().modulus();
@@ -477,26 +561,27 @@ impl Plan {
     fn run(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.check_vec(v)?;
         v.valid = false;
-        let kernels = self.fft.kernels.clone();
+        let kernels = self.kernels.clone();
         let (n, total) = (self.shape.n as u64, self.total() as u64);
         let log_t = self.shape.table_len.max(1).trailing_zeros();
+        // plane: the digit plane stride of each segment (of the whole vector when it is one)
         for pass in &self.shape.passes {
             let r = pass.radix as u64;
             let tw_shift = (n / (r * pass.p as u64)).trailing_zeros();
             kernels.pass(
                 self.fft.variant,
                 pass.radix,
-                &v.buf,
+                &v.bufs,
                 &self.scratch,
                 &self.table,
-                total,
+                self.seg as u64,
                 n,
                 pass.p as u64,
                 log_t,
                 tw_shift,
                 total / r,
             )?;
-            std::mem::swap(&mut v.buf, &mut self.scratch);
+            std::mem::swap(&mut v.bufs, &mut self.scratch);
         }
         v.valid = true;
         Ok(())
@@ -514,8 +599,8 @@ impl Plan {
         self.run(v)?;
         let total = self.total() as u64;
         v.valid = false;
-        self.fft.kernels.reverse_scale(&v.buf, &self.scratch, &self.n_inv, total, self.shape.n as u64, total)?;
-        std::mem::swap(&mut v.buf, &mut self.scratch);
+        self.kernels.reverse_scale(&v.bufs, &self.scratch, &self.n_inv, self.seg as u64, self.shape.n as u64, total)?;
+        std::mem::swap(&mut v.bufs, &mut self.scratch);
         v.valid = true;
         Ok(())
     }
@@ -524,9 +609,11 @@ impl Plan {
     pub fn pointwise_mul(&self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
         self.check_vec(a)?;
         self.check_vec(b)?;
-        let total = self.total() as u64;
         a.valid = false;
-        self.fft.kernels.pointwise("mul", &a.buf, &b.buf, &a.buf, total, total)?;
+        let seg = self.seg as u64;
+        for (x, y) in a.bufs.iter().zip(&b.bufs) {
+            self.kernels.pointwise("mul", x, y, x, seg, seg)?;
+        }
         a.valid = true;
         Ok(())
     }

@@ -47,14 +47,18 @@ pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)>
 /// One kernel argument, checked against the kernel's [`KernelSig`] before it is set.
 enum Arg<'a> {
     Buf(&'a Buffer<u64>),
+    /// A data vector's segments, for a kernel that takes segmented vectors.
+    Vec(&'a [Buffer<u64>]),
     U64(u64),
     U32(u32),
 }
 
 impl Arg<'_> {
-    fn fits(&self, ty: ParamType) -> bool {
+    /// Whether the argument fits a parameter of type `ty` whose vectors come in `segments`.
+    fn fits(&self, ty: ParamType, segments: u32) -> bool {
         match self {
-            Arg::Buf(_) => ty.is_buffer(),
+            Arg::Buf(_) => ty.is_buffer() && (segments == 1 || !ty.is_vector()),
+            Arg::Vec(parts) => ty.is_vector() && parts.len() == segments as usize,
             Arg::U64(_) => ty == ParamType::ULong,
             Arg::U32(_) => ty == ParamType::UInt,
         }
@@ -109,7 +113,7 @@ impl FieldKernels {
 
     /// Emits the kernels with a chosen multiplication form (PTX where the device allows).
     pub fn with_mul(session: &Session, prime: &Prime, radix: Radix, mul: MulForm) -> Result<FieldKernels> {
-        Self::with_options(session, prime, KernelOptions { radix, mul, ptx: default_ptx(session) })
+        Self::with_options(session, prime, KernelOptions { radix, mul, ptx: default_ptx(session), segments: 1 })
     }
 
     /// Emits the kernels with the given options (nothing is compiled yet).
@@ -253,8 +257,8 @@ impl FieldKernels {
         &self,
         variant: Variant,
         radix: usize,
-        x: &Buffer<u64>,
-        y: &Buffer<u64>,
+        x: &[Buffer<u64>],
+        y: &[Buffer<u64>],
         w: &Buffer<u64>,
         plane: u64,
         n: u64,
@@ -273,8 +277,8 @@ impl FieldKernels {
             gws,
             Some(lws.into()),
             &[
-                Arg::Buf(x),
-                Arg::Buf(y),
+                Arg::Vec(x),
+                Arg::Vec(y),
                 Arg::Buf(w),
                 Arg::U64(plane),
                 Arg::U64(n),
@@ -301,7 +305,8 @@ impl FieldKernels {
         if args.len() != sig.params.len() {
             return Err(Error::internal(format!("kernel {name} takes {} arguments, {} given", sig.params.len(), args.len())));
         }
-        if let Some(i) = args.iter().zip(&sig.params).position(|(a, p)| !a.fits(p.ty)) {
+        let segments = sig.segments_of(self.opts.segments);
+        if let Some(i) = args.iter().zip(&sig.params).position(|(a, p)| !a.fits(p.ty, segments)) {
             return Err(Error::internal(format!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name)));
         }
         let program = self.program(file)?;
@@ -313,6 +318,12 @@ impl FieldKernels {
         for a in args {
             match a {
                 Arg::Buf(buf) => b.arg(*buf),
+                Arg::Vec(parts) => {
+                    for part in parts.iter() {
+                        b.arg(part);
+                    }
+                    &mut b
+                }
                 Arg::U64(v) => b.arg(*v),
                 Arg::U32(v) => b.arg(*v),
             };
@@ -413,13 +424,13 @@ impl FieldKernels {
     }
 
     /// Y_{v,j} = c · X_{v,(−j) mod n} over `total` elements (vectors of length n).
-    pub fn reverse_scale(&self, x: &Buffer<u64>, y: &Buffer<u64>, c: &Buffer<u64>, plane: u64, n: u64, total: u64) -> Result<()> {
+    pub fn reverse_scale(&self, x: &[Buffer<u64>], y: &[Buffer<u64>], c: &Buffer<u64>, plane: u64, n: u64, total: u64) -> Result<()> {
         self.aux(
             "pointwise.cl",
             "reverse_scale",
             round_up(total as usize, WG),
             Some(WG.into()),
-            &[Arg::Buf(x), Arg::Buf(y), Arg::Buf(c), Arg::U64(plane), Arg::U64(n), Arg::U64(total)],
+            &[Arg::Vec(x), Arg::Vec(y), Arg::Buf(c), Arg::U64(plane), Arg::U64(n), Arg::U64(total)],
         )
     }
 

@@ -94,6 +94,41 @@ pub fn plan_need(prime: &Prime, n: u128, batch: u128, vectors: u128) -> Need {
     Need { device, buffer: buffer.max(table), host: 0 }
 }
 
+/// The most segments (buffers) a data vector is split into: the passes take
+/// every segment of two vectors as kernel arguments, 2·16 pointers at most.
+pub const MAX_SEGMENTS: u32 = 16;
+
+/// Segments of a vector of `elements` elements of k digits whose buffers must
+/// each fit `largest` bytes (0: no limit known): 1 when it fits whole, else the
+/// fewest (a power of two ≤ [`MAX_SEGMENTS`]) of a power of two of elements
+/// each; None when no split fits.
+pub fn vector_segments(k: usize, elements: u128, largest: u64) -> Option<u32> {
+    let bytes = element_bytes(k, elements);
+    if largest == 0 || bytes <= largest as u128 {
+        return Some(1);
+    }
+    (1..=MAX_SEGMENTS.trailing_zeros()).map(|l| 1u32 << l).find(|&s| {
+        let per = elements / s as u128;
+        elements.is_multiple_of(s as u128) && per.is_power_of_two() && element_bytes(k, per) <= largest as u128
+    })
+}
+
+/// [`plan_need`] with the data vectors split as [`vector_segments`] does for a
+/// device whose largest buffer is `largest` bytes: the need (its `buffer` the
+/// largest segment or the table) and the segments per vector (1 when no split
+/// fits: the need then names the whole vector, and the check refuses it).
+pub fn plan_need_split(prime: &Prime, n: u128, batch: u128, vectors: u128, largest: u64) -> (Need, u32) {
+    let mut need = plan_need(prime, n, batch, vectors);
+    let elements = n.saturating_mul(batch);
+    let segments = vector_segments(prime.k(), elements, largest).unwrap_or(1);
+    if segments > 1 {
+        let kk = prime.base_size() as u128;
+        let table = if n > kk { element_bytes(prime.k(), n / kk) } else { 0 };
+        need.buffer = element_bytes(prime.k(), elements / segments as u128).max(table);
+    }
+    (need, segments)
+}
+
 /// Host bytes per element that `srgfn fft` holds at its peak: the input and
 /// the output as digit vectors, one flat copy of the words for a transfer,
 /// and the encoded output (decimal text, the larger format: ⌈bits·log10 2⌉
@@ -215,7 +250,8 @@ pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) 
 /// [`check_transform`] with the subject the error names.
 fn check_transform_of(subject: &str, prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
     let n = 1u128.checked_shl(log_n).unwrap_or(u128::MAX);
-    let need = Need { host: n.saturating_mul(transform_host_bytes_per_element(prime)), ..plan_need(prime, n, 1, 1) };
+    let largest = device.map_or(0, |d| d.max_alloc_bytes);
+    let need = Need { host: n.saturating_mul(transform_host_bytes_per_element(prime)), ..plan_need_split(prime, n, 1, 1, largest).0 };
     check(subject, need, device, "the input and output")
 }
 

@@ -93,13 +93,13 @@ pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) 
             Some(m) => m,
             None => default_mul(session, prime)?,
         };
-        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx }]);
+        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1 }]);
     }
     let mut v = Vec::new();
     for mul in MulForm::ALL {
-        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false });
+        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1 });
         if ptx {
-            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true });
+            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1 });
         }
     }
     Ok(v)

@@ -33,3 +33,21 @@ pub fn random_digits(field: &Field, rng: &mut StdRng) -> Digits {
         })
         .collect()
 }
+
+/// `len` random values below p from `seed`.
+pub fn random_values(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
+    let mut r = rng(seed);
+    (0..len).map(|_| random_value(prime, &mut r)).collect()
+}
+
+/// The forward DFT of every vector of size n in `x`, on the host (the reference FFT).
+pub fn host_forward_values(prime: &Prime, x: &[BigUint], n: usize) -> Vec<BigUint> {
+    let f = Field::new(prime);
+    x.chunks(n)
+        .flat_map(|v| {
+            let mut d: Vec<_> = v.iter().map(|e| f.from_biguint(e).unwrap()).collect();
+            srgfn_gen::reference::host_fft(&f, &mut d).unwrap();
+            d.iter().map(|e| f.to_biguint(e).unwrap()).collect::<Vec<_>>()
+        })
+        .collect()
+}

@@ -15,7 +15,7 @@ pub fn mg_reciprocal(d: u64) -> u64 {
     (u128::MAX / d as u128 - (1u128 << 64)) as u64
 }
 
-pub fn field(prime: &Prime, mul: super::MulForm, ptx: bool) -> Context {
+pub fn field(prime: &Prime, mul: super::MulForm, ptx: bool, segments: u32) -> Context {
     let r = prime.r();
     let shift = r.leading_zeros();
     let norm = r << shift;
@@ -31,6 +31,7 @@ pub fn field(prime: &Prime, mul: super::MulForm, ptx: bool) -> Context {
     c.insert("r_recip_hex", &format!("0x{:016x}", mg_reciprocal(norm)));
     c.insert("mul_form", mul.name());
     c.insert("ptx", &ptx);
+    c.insert("segments", &segments);
     let spec = ArithSpec::new(prime, mul, ptx);
     c.insert("lazy_ops", &super::lazy::render_ops(&spec));
     c.insert("arith", &super::arith::render(&spec));
@@ -53,7 +54,7 @@ struct StageCtx {
 }
 
 /// The context of a DFT_R pass kernel of a variant.
-pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Result<Context, super::EmitError> {
+pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments: u32) -> Result<Context, super::EmitError> {
     let k = prime.k();
     let stages: Vec<StageCtx> = prog
         .stages
@@ -65,7 +66,9 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant) -> Resul
         .collect();
     let mut c = Context::new();
     c.insert("name", name);
-    c.insert("params", &super::sig::pass(name, variant == Variant::Workgroup).c_params());
+    let sig = super::sig::pass(name, variant == Variant::Workgroup);
+    c.insert("params", &sig.c_params_for(segments));
+    c.insert("prologue", &sig.prologue(segments));
     c.insert("size", &prog.size);
     c.insert("radix", &prog.radix.number());
     c.insert("formula", &prog.formula.to_string());

@@ -178,12 +178,17 @@ pub struct KernelOptions {
     pub mul: MulForm,
     /// Whether inline PTX may be used (NVIDIA platforms only).
     pub ptx: bool,
+    /// Segments (buffers) each data vector is split into, a power of two:
+    /// 1, or more where one vector exceeds the device's largest buffer.  The
+    /// passes and `reverse_scale` then take every segment of a vector;
+    /// element-wise kernels are launched once per segment.
+    pub segments: u32,
 }
 
 impl KernelOptions {
-    /// Options without PTX.
+    /// Options without PTX, vectors whole.
     pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
-        KernelOptions { radix, mul, ptx: false }
+        KernelOptions { radix, mul, ptx: false, segments: 1 }
     }
 }
 
@@ -232,6 +237,8 @@ pub struct Manifest {
     pub mul: MulForm,
     /// Whether inline PTX is used.
     pub ptx: bool,
+    /// Segments per data vector (1: whole vectors), see [`KernelOptions::segments`].
+    pub segments: u32,
     /// Every kernel.
     pub kernels: Vec<KernelEntry>,
 }
@@ -287,7 +294,7 @@ pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
 /// The field header (constants and arithmetic) for a prime.
 pub fn field_header(prime: &Prime, opts: &KernelOptions) -> Result<String, EmitError> {
     check_supported(prime)?;
-    render("field.cl.tera", &context::field(prime, opts.mul, opts.ptx))
+    render("field.cl.tera", &context::field(prime, opts.mul, opts.ptx, opts.segments))
 }
 
 /// Variants emitted for a prime, the default first: "local" for k ≤ 8,
@@ -345,7 +352,13 @@ pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64) -> String {
 /// One self-contained base-case kernel file for `program`: its pass kernel,
 /// and for the local-memory variants the pass kernel of p = 1 (no twiddles,
 /// so fewer registers and more work-items in flight).
-pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &str) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
+pub fn dft_kernel(
+    prime: &Prime,
+    program: &Program,
+    variant: Variant,
+    header: &str,
+    segments: u32,
+) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
     let name = dft_name(program, variant);
     if variant == Variant::Local && LocalShape::of(prime.k(), program).bytes(program.size) > LOCAL_MAX_BYTES {
         return Err(EmitError::Unsupported(format!(
@@ -376,7 +389,7 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
     let mut src = String::new();
     let mut entries = Vec::new();
     for (kname, twiddled) in kernels {
-        let mut ctx = context::dft(prime, program, &kname, variant)?;
+        let mut ctx = context::dft(prime, program, &kname, variant, segments)?;
         ctx.insert("twiddled", &twiddled);
         src.push_str(&render(tpl, &ctx)?);
         let sig = sig::pass(&kname, variant == Variant::Workgroup);
@@ -390,7 +403,7 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
                 program.size,
                 program.formula
             ),
-            args: sig.manifest_args(),
+            args: sig.manifest_args_for(segments),
             global_work_size: gws.clone(),
             local_work_size: lws.clone(),
             variant: Some(variant),
@@ -404,7 +417,7 @@ pub fn dft_kernel(prime: &Prime, program: &Program, variant: Variant, header: &s
 pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?)?.0)
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, opts.segments)?.0)
 }
 
 /// The micro-benchmark kernels of the field arithmetic (`mb_mul`, `mb_core`,
@@ -412,7 +425,7 @@ pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions)
 /// rates with.
 pub fn emit_microbench(prime: &Prime, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     let header = field_header(prime, opts)?;
-    let mut ctx = context::field(prime, opts.mul, opts.ptx);
+    let mut ctx = context::field(prime, opts.mul, opts.ptx, opts.segments);
     ctx.insert("core", &mul::render_core(&arith::ArithSpec::new(prime, opts.mul, opts.ptx)));
     for kn in MICROBENCH_KERNELS {
         ctx.insert(format!("params_{kn}"), &sig::aux(kn).expect("signature").c_params());
@@ -426,7 +439,7 @@ pub fn emit_microbench(prime: &Prime, opts: &KernelOptions) -> Result<EmittedFil
 pub fn add_microbench(prime: &Prime, opts: &KernelOptions, set: &mut KernelSet) -> Result<(), EmitError> {
     let file = emit_microbench(prime, opts)?;
     for kn in MICROBENCH_KERNELS {
-        set.manifest.kernels.push(aux_entry(kn, &file.name));
+        set.manifest.kernels.push(aux_entry(kn, &file.name, 1));
     }
     set.files.push(file);
     Ok(())
@@ -458,7 +471,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
     for variant in variants_for(prime) {
-        let (file, entries) = dft_kernel(prime, &program, variant, &header)?;
+        let (file, entries) = dft_kernel(prime, &program, variant, &header, opts.segments)?;
         files.push(file);
         kernels.extend(entries);
     }
@@ -472,14 +485,15 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     for (file, tpl, kernel_names) in aux_files(mul_lazy) {
         for kn in kernel_names.iter() {
             let sig = sig::aux(kn).expect("every auxiliary kernel has a signature");
-            ctx.insert(format!("params_{kn}"), &sig.c_params());
+            ctx.insert(format!("params_{kn}"), &sig.c_params_for(opts.segments));
+            ctx.insert(format!("prologue_{kn}"), &sig.prologue(opts.segments));
         }
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
         debug_assert!(kernel_names.iter().all(|kn| src.contains(&format!("void {kn}("))), "{file} defines its kernels");
         files.push(EmittedFile { name: file.to_string(), source: src });
         for kn in kernel_names.iter() {
-            kernels.push(aux_entry(kn, file));
+            kernels.push(aux_entry(kn, file, opts.segments));
         }
     }
     let manifest = Manifest {
@@ -491,6 +505,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         radix: opts.radix.number(),
         mul: opts.mul,
         ptx: opts.ptx,
+        segments: opts.segments,
         kernels,
     };
     Ok(KernelSet { program, files, manifest })
@@ -521,7 +536,7 @@ pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'stati
     ]
 }
 
-fn aux_entry(name: &str, file: &str) -> KernelEntry {
+fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
     let (formula, gws, lws): (&str, &str, String) = match name {
         "twiddle" => ("I_B ⊗ D_{m,J}", "count", "any".into()),
         "transpose" => (
@@ -548,7 +563,7 @@ fn aux_entry(name: &str, file: &str) -> KernelEntry {
         name: name.into(),
         file: file.into(),
         formula: formula.into(),
-        args: sig::aux(name).expect("every auxiliary kernel has a signature").manifest_args(),
+        args: sig::aux(name).expect("every auxiliary kernel has a signature").manifest_args_for(segments),
         global_work_size: gws.into(),
         local_work_size: lws,
         variant: None,

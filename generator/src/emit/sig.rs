@@ -14,6 +14,9 @@ pub enum ParamType {
     Out,
     /// `__global digit_t *`: read and written.
     InOut,
+    /// `__global const digit_t *`: a twiddle table, digit-major with its own
+    /// plane stride (never split into segments).
+    Table,
     /// `__constant digit_t *`: one element's k digits.
     Constant,
     /// `__global const ulong *`: raw 64-bit words, read.
@@ -29,7 +32,7 @@ pub enum ParamType {
 impl ParamType {
     fn c(self) -> &'static str {
         match self {
-            ParamType::In => "__global const digit_t *",
+            ParamType::In | ParamType::Table => "__global const digit_t *",
             ParamType::Out | ParamType::InOut => "__global digit_t *",
             ParamType::Constant => "__constant digit_t *",
             ParamType::WordsIn => "__global const ulong *",
@@ -41,6 +44,11 @@ impl ParamType {
     /// A buffer (as opposed to a scalar).
     pub fn is_buffer(self) -> bool {
         !matches!(self, ParamType::ULong | ParamType::UInt)
+    }
+    /// A data vector (digit-major elements): split into segments where the
+    /// kernel takes segmented vectors.
+    pub fn is_vector(self) -> bool {
+        matches!(self, ParamType::In | ParamType::Out | ParamType::InOut)
     }
 }
 
@@ -66,22 +74,74 @@ pub struct KernelSig {
     pub name: String,
     /// Its parameters, in order.
     pub params: Vec<Param>,
+    /// Whether its data vectors come in segments (kernels that read
+    /// elements across a whole vector: the passes and `reverse_scale`).
+    /// Element-wise kernels are launched once per segment instead.
+    pub segmented: bool,
 }
 
 impl KernelSig {
     /// A signature of `name` with `params`.
     pub fn new(name: impl Into<String>, params: &[Param]) -> KernelSig {
-        KernelSig { name: name.into(), params: params.to_vec() }
+        KernelSig { name: name.into(), params: params.to_vec(), segmented: false }
     }
-    /// The C parameter list, as the template prints it.
+    /// Segments of each data vector the kernel takes when its vectors are
+    /// split into `segments`: `segments` if it takes segmented vectors, else 1.
+    pub fn segments_of(&self, segments: u32) -> u32 {
+        if self.segmented {
+            segments.max(1)
+        } else {
+            1
+        }
+    }
+    /// The C names of parameter `p` with vectors in `segments`: `X`, or `X_0 … X_{S−1}`.
+    fn c_names(&self, p: &Param, segments: u32) -> Vec<String> {
+        match self.segments_of(segments) {
+            s if s > 1 && p.ty.is_vector() => (0..s).map(|i| format!("{}_{i}", p.name)).collect(),
+            _ => vec![p.name.to_string()],
+        }
+    }
+    /// The C parameter list, as the template prints it (vectors whole).
     pub fn c_params(&self) -> String {
-        self.params.iter().map(|p| format!("{}{}", p.ty.c(), p.name)).collect::<Vec<_>>().join(", ")
+        self.c_params_for(1)
     }
-    /// "name: type, meaning" per parameter, for the manifest.
-    pub fn manifest_args(&self) -> Vec<String> {
+    /// The C parameter list with data vectors in `segments` (see [`KernelSig::segmented`]).
+    pub fn c_params_for(&self, segments: u32) -> String {
         self.params
             .iter()
-            .map(|p| format!("{}: {}{}", p.name, p.ty.c().trim(), if p.doc.is_empty() { String::new() } else { format!(" — {}", p.doc) }))
+            .flat_map(|p| self.c_names(p, segments).into_iter().map(move |n| format!("{}{n}", p.ty.c())))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+    /// The kernel's first statements with vectors in `segments`: each vector
+    /// `X` as a private array of its segments, which `load_vec` and
+    /// `store_vec` index (empty for whole vectors).
+    pub fn prologue(&self, segments: u32) -> String {
+        let s = self.segments_of(segments);
+        if s <= 1 {
+            return String::new();
+        }
+        self.params
+            .iter()
+            .filter(|p| p.ty.is_vector())
+            .map(|p| {
+                let parts: Vec<String> = self.c_names(p, s).iter().map(|n| format!("(__global digit_t *){n}")).collect();
+                format!("    __global digit_t *{}[{s}] = {{{}}};\n", p.name, parts.join(", "))
+            })
+            .collect()
+    }
+    /// "name: type, meaning" per parameter, for the manifest (vectors whole).
+    pub fn manifest_args(&self) -> Vec<String> {
+        self.manifest_args_for(1)
+    }
+    /// [`KernelSig::manifest_args`] with data vectors in `segments`.
+    pub fn manifest_args_for(&self, segments: u32) -> Vec<String> {
+        self.params
+            .iter()
+            .flat_map(|p| {
+                let doc = if p.doc.is_empty() { String::new() } else { format!(" — {}", p.doc) };
+                self.c_names(p, segments).into_iter().map(move |n| format!("{n}: {}{doc}", p.ty.c().trim()))
+            })
             .collect()
     }
 }
@@ -90,20 +150,22 @@ use ParamType::*;
 
 /// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
 pub fn pass(name: &str, x_inout: bool) -> KernelSig {
-    KernelSig::new(
+    let mut sig = KernelSig::new(
         name,
         &[
             p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
             p("Y", Out, "output, Y != X"),
-            p("W", In, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
-            p("plane", ULong, "digit plane stride of X and Y (elements)"),
+            p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
+            p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
             p("n", ULong, "vector length"),
             p("p", ULong, "length of the sub-transforms already done"),
             p("log_t", UInt, "log2 of the table length"),
             p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)"),
             p("count", ULong, "blocks (DFTs) = elements / R"),
         ],
-    )
+    );
+    sig.segmented = true;
+    sig
 }
 
 /// The auxiliary kernels, by name.
@@ -112,7 +174,7 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "twiddle" => &[
             p("X", InOut, ""),
             p("plane", ULong, ""),
-            p("W", In, "table w^t, t < 2^log_t"),
+            p("W", Table, "table w^t, t < 2^log_t"),
             p("log_t", UInt, "w^(2^log_t) = r"),
             p("m", UInt, "m | K"),
             p("J", UInt, ""),
@@ -123,7 +185,7 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "radix2_general" => &[
             p("X", In, ""),
             p("Y", Out, ""),
-            p("W", In, "table w^e, e < n/2"),
+            p("W", Table, "table w^e, e < n/2"),
             p("plane", ULong, ""),
             p("n", ULong, ""),
             p("p", ULong, ""),
@@ -166,5 +228,7 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "mb_add" => &[p("X", InOut, "elements, iters add/sub butterflies each"), p("plane", ULong, ""), p("iters", UInt, "")],
         _ => return None,
     };
-    Some(KernelSig::new(name, params))
+    let mut sig = KernelSig::new(name, params);
+    sig.segmented = name == "reverse_scale";
+    Some(sig)
 }
