@@ -3,7 +3,8 @@
 //! uploads (values, digits, digit words, padded), forward and inverse
 //! transforms, pointwise products, downloads, polynomial products, and misuse
 //! (vectors of another plan, prime, size, batch or OpenCL context; values
-//! ≥ p; digits ≥ r; wrong lengths).  Every result is checked against the host reference
+//! ≥ p; digits ≥ r; wrong lengths); a quarter of the plans split their
+//! vectors into segments of at most 64 elements (or are refused when they cannot).  Every result is checked against the host reference
 //! (srgfn_gen's host FFT, Field and schoolbook arithmetic); every misuse must
 //! be refused with an error and leave the vector exact.
 #![no_main]
@@ -30,7 +31,11 @@ struct World {
     ffts: Mutex<Vec<(FftKey, Fft)>>,
 }
 
-type FftKey = (usize, usize, usize, usize, usize);
+type FftKey = (usize, usize, usize, usize, usize, bool);
+
+/// With `split`, the largest buffer a plan may allocate, in elements: vectors
+/// longer than this are split into segments (or refused when they cannot be).
+const SPLIT_ELEMENTS: u64 = 64;
 
 fn world() -> &'static World {
     static W: OnceLock<World> = OnceLock::new();
@@ -42,9 +47,9 @@ fn world() -> &'static World {
     })
 }
 
-fn fft(session: usize, prime: usize, radix: usize, variant: usize, mul: usize) -> Fft {
+fn fft(session: usize, prime: usize, radix: usize, variant: usize, mul: usize, split: bool) -> Fft {
     let w = world();
-    let key = (session, prime, radix, variant, mul);
+    let key = (session, prime, radix, variant, mul, split);
     let mut ffts = w.ffts.lock().unwrap();
     if let Some((_, f)) = ffts.iter().find(|(k, _)| *k == key) {
         return f.clone();
@@ -55,6 +60,7 @@ fn fft(session: usize, prime: usize, radix: usize, variant: usize, mul: usize) -
         radix: Some([Radix::R2, Radix::R4][radix]),
         variant: Some(variants[variant % variants.len()]),
         mul: Some([MulForm::Wide64, MulForm::Limb22][mul]),
+        max_buffer: split.then(|| SPLIT_ELEMENTS * 8 * p.k() as u64),
     };
     let f = Fft::with_options(&w.sessions[session], p, opts).expect("an Fft");
     ffts.push((key, f.clone()));
@@ -147,9 +153,22 @@ fn run(data: &[u8]) {
                 let prime = &w.primes[p];
                 let log_n = 1 + input.below(MAX_LOG_N as usize) as u32;
                 let batch = 1 + input.below(3);
-                let f = fft(session, p, input.below(2), input.below(3), input.below(2));
-                let plan = f.plan(1 << log_n, batch).expect("a plan of a small size");
-                plans.push(LivePlan { plan, field: Field::new(prime) });
+                let split = input.below(4) == 0;
+                let f = fft(session, p, input.below(2), input.below(3), input.below(2), split);
+                let total = ((1usize << log_n) * batch) as u128;
+                // it fits when its vectors split and its twiddle table (N/K elements, never split) fits one buffer
+                let kk = 2 * prime.k() as u128;
+                let table_bytes = if (1u128 << log_n) > kk { (1u128 << log_n) / kk * 8 * prime.k() as u128 } else { 0 };
+                let splits = srgfn::memory::vector_segments(prime.k(), total, f.max_buffer()).is_some()
+                    && table_bytes <= f.max_buffer() as u128;
+                match f.plan(1 << log_n, batch) {
+                    Ok(plan) => {
+                        assert!(splits, "a plan of {total} elements beyond {SPLIT_ELEMENTS}-element buffers that cannot be split");
+                        plans.push(LivePlan { plan, field: Field::new(prime) });
+                    }
+                    Err(srgfn::Error::OutOfMemory(_)) if split && !splits => {} // refused before allocating
+                    Err(e) => panic!("a plan of a small size: {e}"),
+                }
             }
             1 if !plans.is_empty() => {
                 let i = input.below(plans.len());
@@ -268,7 +287,7 @@ fn run(data: &[u8]) {
             }
             6 => {
                 let p = input.below(PRIMES.len());
-                let f = fft(0, p, input.below(2), input.below(3), input.below(2));
+                let f = fft(0, p, input.below(2), input.below(3), input.below(2), input.below(4) == 0);
                 let field = Field::new(f.prime());
                 let (la, lb) = (1 + input.below(40), 1 + input.below(40));
                 let a: Vec<Digits> = (0..la).map(|_| elems.element(&field)).collect();

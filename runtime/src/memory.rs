@@ -88,10 +88,19 @@ pub fn element_bytes(k: usize, elements: u128) -> u128 {
 pub fn plan_need(prime: &Prime, n: u128, batch: u128, vectors: u128) -> Need {
     let k = prime.k();
     let buffer = element_bytes(k, n.saturating_mul(batch));
-    let kk = prime.base_size() as u128;
-    let table = if n > kk { element_bytes(k, n / kk) } else { 0 };
+    let table = table_bytes(prime, n);
     let device = buffer.saturating_mul(vectors + 1).saturating_add(table).saturating_add(element_bytes(k, 1));
     Need { device, buffer: buffer.max(table), host: 0 }
+}
+
+/// Bytes of a plan's twiddle table: N/K elements when N > K, else none.
+fn table_bytes(prime: &Prime, n: u128) -> u128 {
+    let kk = prime.base_size() as u128;
+    if n > kk {
+        element_bytes(prime.k(), n / kk)
+    } else {
+        0
+    }
 }
 
 /// The most segments (buffers) a data vector is split into: the passes take
@@ -122,9 +131,7 @@ pub fn plan_need_split(prime: &Prime, n: u128, batch: u128, vectors: u128, large
     let elements = n.saturating_mul(batch);
     let segments = vector_segments(prime.k(), elements, largest).unwrap_or(1);
     if segments > 1 {
-        let kk = prime.base_size() as u128;
-        let table = if n > kk { element_bytes(prime.k(), n / kk) } else { 0 };
-        need.buffer = element_bytes(prime.k(), elements / segments as u128).max(table);
+        need.buffer = element_bytes(prime.k(), elements / segments as u128).max(table_bytes(prime, n));
     }
     (need, segments)
 }
