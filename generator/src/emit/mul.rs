@@ -10,6 +10,7 @@ use super::MulForm;
 
 /// f_mul and, for the unrolled forms, f_mul_lazy.
 pub(super) fn render(c: &mut C, a: &ArithSpec) {
+    mac3(c, a);
     mul(c, a);
     if a.unrolled_mul() {
         mul_lazy(c, a);
@@ -148,23 +149,27 @@ fn mul_accumulators(a: &ArithSpec) -> &'static str {
     }
 }
 
+/// `acc`2:`acc`1:`acc`0 += x_j y_l (64×64→128-bit product into 192 bits).
+fn wide_product(acc: &str, j: &str, l: &str) -> String {
+    format!("SRGFN_MAC3({acc}0, {acc}1, {acc}2, x[{j}], y[{l}]);")
+}
+
+/// `SRGFN_MAC3(a0, a1, a2, x, y)`: a2:a1:a0 += x·y, one carry chain (in
+/// PTX where `ptx`), for f_mul and the digit-parallel twiddle products.
+fn mac3(c: &mut C, a: &ArithSpec) {
+    if a.ptx {
+        c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) asm(\"mad.lo.cc.u64 %0, %3, %4, %0;\\n\\tmadc.hi.cc.u64 %1, %3, %4, %1;\\n\\taddc.u64 %2, %2, 0;\" : \"+l\"(a0), \"+l\"(a1), \"+l\"(a2) : \"l\"(x), \"l\"(y))");
+    } else {
+        c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) do { const ulong x_ = (x), y_ = (y), lo_ = x_ * y_, hi_ = mul_hi(x_, y_); const ulong s0_ = (a0) + lo_, c0_ = s0_ < lo_; const ulong s1_ = (a1) + hi_ + c0_; (a2) += (s1_ < hi_) | ((s1_ == hi_) & c0_); (a0) = s0_; (a1) = s1_; } while (0)");
+    }
+}
+
 /// The statements adding x_j y_l to the positive (neg = false) or negative
 /// accumulator set; j and l are C index expressions.  `first`: the set is
 /// still zero (an assignment instead of an addition where that saves work).
 fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<String> {
     match a.mul {
-        MulForm::Wide64 => {
-            let acc = if neg { "n" } else { "p" };
-            if a.ptx {
-                vec![format!(
-                    "asm(\"mad.lo.cc.u64 %0, %3, %4, %0;\\n\\tmadc.hi.cc.u64 %1, %3, %4, %1;\\n\\taddc.u64 %2, %2, 0;\" : \"+l\"({acc}0), \"+l\"({acc}1), \"+l\"({acc}2) : \"l\"(x[{j}]), \"l\"(y[{l}]));"
-                )]
-            } else {
-                vec![format!(
-                    "{{ const ulong lo = x[{j}] * y[{l}], hi = mul_hi(x[{j}], y[{l}]); const ulong s0 = {acc}0 + lo, c0 = s0 < lo; const ulong s1 = {acc}1 + hi + c0; {acc}2 += (s1 < hi) | ((s1 == hi) & c0); {acc}0 = s0; {acc}1 = s1; }}"
-                )]
-            }
-        }
+        MulForm::Wide64 => vec![wide_product(if neg { "n" } else { "p" }, j, l)],
         MulForm::Limb22 => {
             // buckets by weight 2^(22 b): limb u of x times limb w of y goes to b = u + w
             let acc = if neg { "n" } else { "p" };
@@ -242,6 +247,8 @@ fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
             per_coefficient(c, &i.to_string());
             c.close("}");
         }
+    } else if a.mul == MulForm::Wide64 && k.is_multiple_of(MUL_TILE) {
+        tiled_products(c, a, per_coefficient);
     } else {
         c.open("for (int i = 0; i < SRGFN_K; i++) {");
         c.line(mul_accumulators(a));
@@ -259,6 +266,52 @@ fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
         per_coefficient(c, "i");
         c.close("}");
     }
+}
+
+/// Coefficients a work-item of the loop form accumulates at once (H200,
+/// k = 32: 4 made f_mul 1.49× faster than 1, 8 was slower than 4:
+/// docs/perf/h200-v8-tile).
+const MUL_TILE: usize = 4;
+
+/// The loop form of the wide64 products, in tiles of [`MUL_TILE`]
+/// coefficients: a tile's accumulators are independent carry chains (the
+/// multiplier stays busy) and each x_j loaded serves the whole tile.  For
+/// coefficient i = i0 + c of tile i0, the term x_j y_(i−j) is positive for
+/// j ≤ i and x_j y_(i−j+k) negative for j > i; j ≤ i0 is positive for the
+/// whole tile, j ≥ i0 + T negative, and the T − 1 values of j between are
+/// unrolled with the sign of each column a constant.
+fn tiled_products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
+    let t = MUL_TILE;
+    let acc = |neg: bool, col: usize| format!("{}{col}_", if neg { "n" } else { "p" });
+    c.open(format!("for (int i0 = 0; i0 < SRGFN_K; i0 += {t}) {{"));
+    for col in 0..t {
+        c.line(format!("ulong p{col}_0 = 0, p{col}_1 = 0, p{col}_2 = 0, n{col}_0 = 0, n{col}_1 = 0, n{col}_2 = 0;"));
+    }
+    c.open("for (int j = 0; j <= i0; j++) {");
+    for col in 0..t {
+        c.line(wide_product(&acc(false, col), "j", &format!("i0 + {col} - j")));
+    }
+    c.close("}");
+    for m in 1..t {
+        for col in 0..t {
+            let (neg, l) = if col >= m { (false, format!("{}", col - m)) } else { (true, format!("{}", col + a.k - m)) };
+            c.line(wide_product(&acc(neg, col), &format!("i0 + {m}"), &l));
+        }
+    }
+    c.open(format!("for (int j = i0 + {t}; j < SRGFN_K; j++) {{"));
+    for col in 0..t {
+        c.line(wide_product(&acc(true, col), "j", &format!("i0 + {col} - j + SRGFN_K")));
+    }
+    c.close("}");
+    for col in 0..t {
+        c.open(format!(
+            "{{ const ulong p0 = p{col}_0, p1 = p{col}_1, p2 = p{col}_2, n0 = n{col}_0, n1 = n{col}_1, n2 = n{col}_2; /* coefficient i0 + {col} */"
+        ));
+        combine(c, a);
+        per_coefficient(c, &format!("i0 + {col}"));
+        c.close("}");
+    }
+    c.close("}");
 }
 
 fn mul(c: &mut C, a: &ArithSpec) {
