@@ -6,8 +6,8 @@ use num_bigint::BigUint;
 use rand::Rng;
 use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, SessionInternals as _};
 use srgfn::{Error, Session};
-use srgfn_gen::emit::MulForm;
-use srgfn_gen::plan::Pass;
+use srgfn_gen::emit::{digits, MulForm, Variant};
+use srgfn_gen::plan::{Pass, PlanShape};
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::spl::Spl;
@@ -75,8 +75,12 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
     let t_len = (n / kk).max(1);
     let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), pm)).unwrap()).collect();
     let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
-    let tw_shift = (n / (radix * p)).trailing_zeros();
+    // the runtime's exponent unit (ω_n = r^(K/n) when n ≤ K)
+    let tw_shift = PlanShape::new(prime, log_n, 1).unwrap().twiddle_shift(&pass);
     for variant in fk.variants() {
+        if variant == Variant::Digits && radix > digits::max_radix(k) {
+            continue; // plans never ask the digits variant for blocks beyond local memory
+        }
         let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
         let by = fk.alloc(total * k).unwrap();
         fk.pass(
@@ -230,6 +234,11 @@ fn kernels_for_k64_and_k128_match_the_host() {
             check_field_ops(&fk, prime);
             check_pass(&fk, prime, prime.base_size(), prime.base_size(), 1, 1);
             check_pass(&fk, prime, 2, 2 * prime.base_size(), prime.base_size(), 1);
+            // the plans' largest radix (below K): first and twiddled passes, and n ≤ K in two passes
+            let m = digits::max_radix(prime.k());
+            check_pass(&fk, prime, m, m, 1, 2);
+            check_pass(&fk, prime, m, 2 * m * m, 2 * m, 1);
+            check_pass(&fk, prime, 4, 4 * m, m, 1);
         }
     }
 }

@@ -58,7 +58,7 @@ fn check_split(s: &Session, prime: &Prime, opts: FftOptions, n: usize, batch: us
 
 #[test]
 fn split_vectors_equal_whole_ones_in_every_pass_template() {
-    // each template of a pass kernel (local, table, workgroup) and both radices with vectors
+    // each template of a pass kernel (local, table, digits, workgroup) and both radices with vectors
     // in two segments; each combination is another program to compile, so one prime per template
     let s = session();
     let (k8, k4) = (Prime::parse("(2^63+2^34)^8+1").unwrap(), Prime::parse("(2^64-2^50)^4+1").unwrap());
@@ -66,7 +66,9 @@ fn split_vectors_equal_whole_ones_in_every_pass_template() {
         (&k8, Variant::Local, Radix::R2, 1 << 9),
         (&k8, Variant::Table, Radix::R4, 1 << 9),
         (&k8, Variant::Workgroup, Radix::R2, 1 << 9),
+        (&k8, Variant::Digits, Radix::R2, 1 << 9),
         (&k4, Variant::Local, Radix::R4, 1 << 8),
+        (&k4, Variant::Digits, Radix::R4, 1 << 8),
     ] {
         assert!(variants_for(prime).contains(&variant));
         let opts = FftOptions { radix: Some(radix), variant: Some(variant), ..FftOptions::default() };

@@ -35,6 +35,8 @@ pub enum VariantArg {
     Local,
     /// Several DFT_K per work-group in local memory, slots and shifts from tables (k ≤ 32).
     Table,
+    /// Blocks in local memory, one work-item per digit of a twiddle product or butterfly (any k).
+    Digits,
     /// One work-group per DFT_K, in global memory (any k).
     Workgroup,
 }
@@ -44,6 +46,7 @@ impl VariantArg {
         match self {
             VariantArg::Local => Variant::Local,
             VariantArg::Table => Variant::Table,
+            VariantArg::Digits => Variant::Digits,
             VariantArg::Workgroup => Variant::Workgroup,
         }
     }
@@ -95,7 +98,7 @@ pub struct KernelOpts {
     /// Radix of the base-case expansion of DFT_K: 2 or 4.
     #[arg(long, default_value_t = 2)]
     pub radix: u32,
-    /// Base-case variant [default: local for k ≤ 8, table for k ≤ 32, else workgroup].
+    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// How f_mul forms its digit products; all give identical results [default: wide64].

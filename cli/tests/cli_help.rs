@@ -65,7 +65,7 @@ fn every_option_of_every_command_is_documented() {
 fn help_defaults_agree_with_the_usage_guide() {
     let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/usage.md")).unwrap();
     let help = stdout(&srgfn(&["fft", "--help"]));
-    for phrase in ["local for k ≤ 8, table for k ≤ 32, else workgroup", "[default: wide64]"] {
+    for phrase in ["local for k ≤ 8, table for k = 16, digits from k = 32", "[default: wide64]"] {
         assert!(help.contains(phrase), "fft --help lacks '{phrase}'");
         assert!(guide.contains(phrase), "docs/usage.md lacks '{phrase}'");
     }

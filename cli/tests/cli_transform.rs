@@ -337,7 +337,7 @@ fn folders_and_unavailable_variants_are_named_in_cli_terms() {
     let o = srgfn(&["fft", "--prime", "(2^62+2^56)^32+1", "--random", "64", "--variant", "local"]);
     let err = stderr(&o);
     assert!(!o.status.success());
-    assert!(err.contains("--variant local is not available for k = 32: use table or workgroup"), "{err}");
+    assert!(err.contains("--variant local is not available for k = 32: use digits or table or workgroup"), "{err}");
     assert!(!err.contains("Table") && !err.contains("Local"), "{err}");
     let o = srgfn(&["fft", "--prime", P, "--random", "64", "--mul", "wide32"]);
     assert!(stderr(&o).contains("wide64") && stderr(&o).contains("limb22"), "{}", stderr(&o));

@@ -69,14 +69,16 @@ pub struct PlanShape {
 
 impl PlanShape {
     /// The plan of a forward DFT of size 2^log_n on `batch` vectors:
-    /// passes of radix K = 2k, and one of radix N/K^e < K when N is not a power of K.
+    /// passes of radix R = K = 2k (R = 64 for k = 64 and 32 for k = 128, the
+    /// largest blocks that fit local memory: `emit::digits::max_radix`), and
+    /// one of radix N/R^e < R when N is not a power of R.
     pub fn new(prime: &Prime, log_n: u32, batch: usize) -> Result<PlanShape, SizeError> {
         prime.check_log_size(log_n)?;
         if log_n >= usize::BITS - 1 {
             return Err(SizeError::OutOfRange { log_n, min: 1, max: usize::BITS - 2, prime: prime.to_string() });
         }
         let n = 1usize << log_n;
-        let kk = prime.base_size();
+        let kk = crate::emit::digits::max_radix(prime.k());
         let mut radices = Vec::new();
         let mut rest = n;
         while rest >= kk {
@@ -92,8 +94,23 @@ impl PlanShape {
             passes.push(Pass { radix, p });
             p *= radix;
         }
-        let table_len = if n > kk { n / kk } else { 0 };
+        let table_len = if n > prime.base_size() { n / prime.base_size() } else { 0 };
         Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len })
+    }
+
+    /// log2 of the twiddle table's length 2^log_t (1 when there is none):
+    /// the kernels' table root w has w^(2^log_t) = r.
+    pub fn twiddle_log(&self) -> u32 {
+        self.table_len.max(1).trailing_zeros()
+    }
+
+    /// The twiddle exponents of `pass` in units of the table root w are
+    /// (t·κ) << `twiddle_shift`: ω_N = w for N > K, and ω_N = r^(K/N) = w^(K/N)
+    /// when N ≤ K (no table, w = r; several passes only where the largest
+    /// radix is below K).
+    pub fn twiddle_shift(&self, pass: &Pass) -> u32 {
+        let unit = (2 * self.k / self.n).max(1);
+        (self.n / (pass.radix * pass.p) * unit).trailing_zeros()
     }
 
     /// The radix of each pass, in execution order.

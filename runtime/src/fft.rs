@@ -371,11 +371,11 @@ impl Plan {
         v.valid = false;
         let kernels = self.kernels.clone();
         let (n, total) = (self.shape.n as u64, self.total() as u64);
-        let log_t = self.shape.table_len.max(1).trailing_zeros();
+        let log_t = self.shape.twiddle_log();
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
         for pass in &self.shape.passes {
             let r = pass.radix as u64;
-            let tw_shift = (n / (r * pass.p as u64)).trailing_zeros();
+            let tw_shift = self.shape.twiddle_shift(pass);
             kernels.pass(
                 self.fft.variant,
                 pass.radix,

@@ -86,6 +86,7 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments
     match variant {
         Variant::Local => super::local::context(k, name, prog, &mut c)?,
         Variant::Table => super::table::context(k, name, prog, &mut c)?,
+        Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);
             c.insert("gpw", &gpw);

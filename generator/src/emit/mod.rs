@@ -4,7 +4,9 @@
 //! header is prepended), deterministic, and commented with its formula.
 
 pub mod arith;
+mod auxiliary;
 mod context;
+pub mod digits;
 pub mod lazy;
 pub mod local;
 mod mul;
@@ -16,7 +18,10 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use tera::Tera;
 
+use auxiliary::aux_entry;
+pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
+pub use digits::DigitsShape;
 pub use local::LocalShape;
 pub use sig::{KernelSig, Param, ParamType};
 
@@ -67,7 +72,9 @@ fn templates() -> &'static Tera {
             ("dft_table.cl.tera", include_str!("../../../templates/dft_table.cl.tera")),
             ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
             ("dft_local.cl.tera", include_str!("../../../templates/dft_local.cl.tera")),
+            ("dft_digits.cl.tera", include_str!("../../../templates/dft_digits.cl.tera")),
             ("dft_tables.cl.tera", include_str!("../../../templates/dft_tables.cl.tera")),
+            ("lazy_block.cl.tera", include_str!("../../../templates/lazy_block.cl.tera")),
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
             ("pointwise.cl.tera", include_str!("../../../templates/pointwise.cl.tera")),
@@ -109,6 +116,10 @@ pub enum Variant {
     /// One work-group per DFT_K, butterflies of a stage shared by its work-items,
     /// in place in global memory, slot and shift tables in constant memory (any k).
     Workgroup,
+    /// Blocks in local memory as in "table", every phase spread over digits:
+    /// one work-item per coefficient of a twiddle product and per digit pair
+    /// of a butterfly (any k; radices up to [`digits::max_radix`]).
+    Digits,
 }
 
 impl Variant {
@@ -118,14 +129,15 @@ impl Variant {
             Variant::Local => "local",
             Variant::Table => "table",
             Variant::Workgroup => "workgroup",
+            Variant::Digits => "digits",
         }
     }
-    /// The variant named `s` (local, table or workgroup).
+    /// The variant named `s` (local, table, digits or workgroup).
     pub fn parse(s: &str) -> Result<Variant, EmitError> {
-        [Variant::Local, Variant::Table, Variant::Workgroup]
+        [Variant::Local, Variant::Table, Variant::Digits, Variant::Workgroup]
             .into_iter()
             .find(|v| v.name() == s)
-            .ok_or_else(|| EmitError::Unsupported(format!("unknown variant '{s}': use local, table or workgroup")))
+            .ok_or_else(|| EmitError::Unsupported(format!("unknown variant '{s}': use local, table, digits or workgroup")))
     }
 }
 
@@ -297,8 +309,13 @@ pub fn field_header(prime: &Prime, opts: &KernelOptions) -> Result<String, EmitE
     render("field.cl.tera", &context::field(prime, opts.mul, opts.ptx, opts.segments))
 }
 
+/// Smallest k for which "digits" is the default variant (H200, v8: at k = 32
+/// 10.7 ms against 13.9 for "table" at N = 2^20; at k = 16 3.5 against 2.3).
+pub const DIGITS_DEFAULT_MIN_K: usize = 32;
+
 /// Variants emitted for a prime, the default first: "local" for k ≤ 8,
-/// "table" for k ≤ 32, "workgroup" always.
+/// "table" for k ≤ 32, "digits" and "workgroup" always; the default is
+/// "local" up to k = 8, "table" at k = 16 and "digits" from k = 32.
 pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     let mut v = Vec::new();
     if prime.k() <= LOCAL_MAX_K {
@@ -306,6 +323,11 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     }
     if prime.k() <= TABLE_MAX_K {
         v.push(Variant::Table);
+    }
+    if prime.k() >= DIGITS_DEFAULT_MIN_K {
+        v.insert(0, Variant::Digits);
+    } else {
+        v.push(Variant::Digits);
     }
     v.push(Variant::Workgroup);
     v
@@ -334,6 +356,10 @@ pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count:
         Variant::Workgroup => {
             let (gpw, tpb) = workgroup_shape(program.size);
             (count.div_ceil(gpw).max(1) * gpw * tpb, gpw * tpb)
+        }
+        Variant::Digits => {
+            let s = DigitsShape::of(prime.k(), program.size).expect("plans use radices the digits variant holds");
+            (count.div_ceil(s.groups).max(1) * s.threads, s.threads)
         }
     }
 }
@@ -379,6 +405,17 @@ pub fn dft_kernel(
         Variant::Local => {
             let s = LocalShape::of(prime.k(), program);
             ("dft_local.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads()), format!("{} (required)", s.threads()))
+        }
+        Variant::Digits => {
+            let s = DigitsShape::of(prime.k(), program.size).ok_or_else(|| {
+                EmitError::Unsupported(format!(
+                    "the digits variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {} (largest radix {})",
+                    program.size,
+                    prime.k(),
+                    digits::max_radix(prime.k())
+                ))
+            })?;
+            ("dft_digits.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads), format!("{} (required)", s.threads))
         }
     };
     let kernels: Vec<(String, bool)> = if variant == Variant::Workgroup {
@@ -471,7 +508,14 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
     for variant in variants_for(prime) {
-        let (file, entries) = dft_kernel(prime, &program, variant, &header, opts.segments)?;
+        // the digits variant's largest block is the plans' largest radix (k = 64, 128: below K)
+        let max = digits::max_radix(prime.k());
+        let (file, entries) = if variant == Variant::Digits && program.size > max {
+            let largest = Program::unroll_size(prime.k(), max, opts.radix).map_err(EmitError::Unsupported)?;
+            dft_kernel(prime, &largest, variant, &header, opts.segments)?
+        } else {
+            dft_kernel(prime, &program, variant, &header, opts.segments)?
+        };
         files.push(file);
         kernels.extend(entries);
     }
@@ -509,64 +553,4 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         kernels,
     };
     Ok(KernelSet { program, files, manifest })
-}
-
-/// The auxiliary kernel files: (file, template, kernels); `pointwise_mul_lazy`
-/// (the passes' lazy product, normalised: a check of both) where f_mul_lazy exists.
-pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    let mut pointwise = vec![
-        "pointwise_mul",
-        "pointwise_add",
-        "pointwise_sub",
-        "scale",
-        "shift_by",
-        "reverse_scale",
-        "from_binary",
-        "to_binary",
-        "outer_product",
-    ];
-    if mul_lazy {
-        pointwise.push("pointwise_mul_lazy");
-    }
-    vec![
-        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
-        ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-        ("pointwise.cl", "pointwise.cl.tera", pointwise),
-        ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
-    ]
-}
-
-fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
-    let (formula, gws, lws): (&str, &str, String) = match name {
-        "twiddle" => ("I_B ⊗ D_{m,J}", "count", "any".into()),
-        "transpose" => (
-            "I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)",
-            "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",
-            format!("({TILE}, {TILE}, 1)"),
-        ),
-        "radix2_general" => ("baseline: radix-2 Stockham pass, every twiddle a general product", "count", "any".into()),
-        "from_binary" => ("X_e ← Σ_i B[e·k + i] 2^(64 i) in base r (0 for e ≥ count)", "n", "any".into()),
-        "outer_product" => ("W[t] ← A[t >> log_c]·B[t mod 2^log_c] (twiddle tables)", "n", "any".into()),
-        "to_binary" => ("B[e·k + i] ← word i of X_e in binary", "n", "any".into()),
-        "scale" => ("X ← c·X", "n", "any".into()),
-        "shift_by" => ("X ← r^s·X", "n", "any".into()),
-        "reverse_scale" => ("Y_{v,j} ← c·X_{v,−j mod n}", "total", "any".into()),
-        "pointwise_mul" => ("Z ← X · Y", "n", "any".into()),
-        "pointwise_mul_lazy" => ("Z ← X · Y by the passes' lazy product and normalisation", "n", "any".into()),
-        "pointwise_add" => ("Z ← X + Y", "n", "any".into()),
-        "mb_mul" => ("micro-benchmark: X ← X · Y, iters times", "n", "any".into()),
-        "mb_core" => ("micro-benchmark: the product core of f_mul (digit products, negacyclic fold), iters times", "n", "any".into()),
-        "mb_add" => ("micro-benchmark: (X, Y) ← (X + Y, X − Y), iters times", "n", "any".into()),
-        _ => ("Z ← X − Y", "n", "any".into()),
-    };
-    KernelEntry {
-        name: name.into(),
-        file: file.into(),
-        formula: formula.into(),
-        args: sig::aux(name).expect("every auxiliary kernel has a signature").manifest_args_for(segments),
-        global_work_size: gws.into(),
-        local_work_size: lws,
-        variant: None,
-        descriptor: None,
-    }
 }

@@ -24,16 +24,10 @@ pub fn shape(k: usize, n: usize) -> (usize, usize) {
 }
 
 /// Statements reading lazy digits of slot `q` (a C expression) rotated by the
-/// run-time shift `s` into arrays `x`l/`x`h: digit i is ±x_{(i − s) mod k}.
+/// run-time shift `s` into arrays `x`l/`x`h: digit i is ±x_{(i − s) mod k}
+/// (`ROT_GET` of lazy_block.cl.tera).
 fn rotated_get(k: usize, x: &str, q: &str, s: &str) -> Vec<String> {
-    let mut v = vec![format!("{{ const uint sq_ = ({s}) & (SRGFN_K - 1), sn_ = (({s}) >> {}) & 1;", k.trailing_zeros())];
-    for i in 0..k {
-        v.push(format!(
-            "  {{ const uint j_ = ({i} + SRGFN_K - sq_) & (SRGFN_K - 1); const int m_ = ({i} < sq_) ^ sn_; const ulong l_ = SL[(({q}) * SRGFN_K + j_) * G + gi]; const int h_ = SH[(({q}) * SRGFN_K + j_) * G + gi]; {x}l[{i}] = m_ ? (ulong)0 - l_ : l_; {x}h[{i}] = m_ ? -h_ - (int)(l_ != 0) : h_; }}"
-        ));
-    }
-    v.push("}".into());
-    v
+    (0..k).map(|i| format!("ROT_GET({x}l[{i}], {x}h[{i}], {q}, {i}, {s});")).collect()
 }
 
 /// The code of one task of a stage of radix 2 or 4 (slots `bi` of table row `si`).
@@ -70,18 +64,26 @@ fn task_code(k: usize, name: &str, si: usize, radix: usize) -> String {
     v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
 }
 
+/// One stage of a local-memory variant as its template prints it.
 #[derive(Serialize)]
-struct StageCtx {
-    radix: usize,
-    tasks: usize,
-    code: String,
+pub(super) struct StageCtx {
+    pub(super) radix: usize,
+    pub(super) tasks: usize,
+    pub(super) code: String,
+}
+
+/// The local-memory variants keep lazy elements in slots: their programs end
+/// without output shifts.
+pub(super) fn require_no_output_shifts(variant: &str, program: &Program) -> Result<(), EmitError> {
+    if program.output_shifts.iter().any(|&s| s != 0) {
+        return Err(EmitError::Unsupported(format!("the {variant} variant needs a program without output shifts ({})", program.formula)));
+    }
+    Ok(())
 }
 
 /// Everything the table template prints for one DFT_R program.
 pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
-    if program.output_shifts.iter().any(|&s| s != 0) {
-        return Err(EmitError::Unsupported(format!("the table variant needs a program without output shifts ({})", program.formula)));
-    }
+    require_no_output_shifts("table", program)?;
     let (groups, tpd) = shape(k, program.size);
     let stages: Vec<StageCtx> = program
         .stages

@@ -1,0 +1,212 @@
+//! The "digits" variant of a Stockham pass: one work-item per digit.
+//!
+//! A work-group holds G blocks (DFT_R of one pass) in local memory as lazy
+//! elements (see `lazy.rs`): slot q, digit d of block b at (q·k + d)·G + b of
+//! `SL` and `SH`, as in the table variant.  Every phase works on single
+//! digits, so that no work-item holds a whole element of k digits (which at
+//! k ≥ 32 lives in slow private memory):
+//!
+//! * **load**: one digit per task;
+//! * **twiddles**: one coefficient (two from k = 64) of one product per
+//!   work-item, E = threads/k elements at a time.  The twiddle w is staged as `W2[m]` = w_(m−k) for
+//!   m ≥ k and r − w_m for m < k, so that coefficient i of x·w is
+//!   Σ_j x_j `W2[i − j + k]` − r·S_i with S_i = Σ_(j>i) x_j: one product chain
+//!   of equal signs per work-item, and r·S_i leaves through the carry
+//!   (⌊c_i / r⌋ = ⌊(c_i + r S_i) / r⌋ − S_i).  Two rounds of carries between
+//!   neighbouring coefficients (the top one wraps negated, r^k = −1) leave
+//!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s;
+//! * **butterflies**: one task per butterfly and digit pair (d, d + k/2),
+//!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
+//!   shifts, outputs written after a barrier (the rotations cross tasks);
+//! * **store**: by digit as well: two rounds of carries leave digits in
+//!   [−1, r]; an element with a digit outside [0, r) (carries through every
+//!   digit, or p − 1) is normalised exactly by one work-item (`srgfn_norm`).
+//!
+//! Every index map, shape and count is decided here and printed as a
+//! constant; the template holds the arithmetic of one digit.
+
+use serde::Serialize;
+
+use super::table::{require_no_output_shifts, StageCtx};
+use super::{EmitError, LOCAL_MAX_BYTES};
+use crate::unroll::Program;
+
+/// Work-items of a work-group of the digits variant.
+pub const DIGITS_THREADS: usize = 256;
+/// Digits a work-group aims to hold (tasks per work-item ≈ this / threads).
+const DIGITS_PER_GROUP: usize = 2048;
+/// Coefficients of a twiddle product per work-item: 2 from k = 64 (each
+/// x_j and W2 word loaded serves two products), else 1.  H200, v8: k = 64,
+/// N = 2^18 6.14 → 5.40 ms with 2, k = 128, 2^17 8.67 → 8.02; k = 32, 2^18
+/// 1.84 → 2.17 ms (more registers, fewer work-groups per SM).
+fn twiddle_cols(k: usize) -> usize {
+    if k >= 64 {
+        2
+    } else {
+        1
+    }
+}
+/// Words of the twiddle phase's staging area: W2 (2k per element) and the
+/// carries (two words per coefficient), E = threads/k elements at a time.
+const STAGING_WORDS: usize = 4 * DIGITS_THREADS;
+
+/// The work-group shape of the digits variant of DFT_n for k digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DigitsShape {
+    /// Blocks per work-group (a power of two).
+    pub groups: usize,
+    /// Work-items per work-group.
+    pub threads: usize,
+}
+
+impl DigitsShape {
+    /// The shape for DFT_n, or None when one block and the staging area do
+    /// not fit in [`LOCAL_MAX_BYTES`].
+    pub fn of(k: usize, n: usize) -> Option<DigitsShape> {
+        let block = n * k * 9;
+        let free = LOCAL_MAX_BYTES.checked_sub(STAGING_WORDS * 8)?;
+        if block > free || k > DIGITS_THREADS {
+            return None;
+        }
+        let by_memory = prev_power_of_two(free / block);
+        let by_work = (DIGITS_PER_GROUP / (n * k)).max(1);
+        Some(DigitsShape { groups: by_memory.min(by_work), threads: DIGITS_THREADS })
+    }
+    /// Local memory of one work-group (bytes).
+    pub fn bytes(&self, k: usize, n: usize) -> usize {
+        self.groups * n * k * 9 + STAGING_WORDS * 8
+    }
+}
+
+fn prev_power_of_two(x: usize) -> usize {
+    if x == 0 {
+        0
+    } else {
+        1 << (usize::BITS - 1 - x.leading_zeros())
+    }
+}
+
+/// The largest pass radix R ≤ K = 2k whose block fits the digits variant:
+/// K up to k = 32, 64 for k = 64 and 32 for k = 128.  Plans use no larger
+/// radix, so that every pass has a digits kernel.
+pub fn max_radix(k: usize) -> usize {
+    let mut r = 2 * k;
+    while r > 2 && DigitsShape::of(k, r).is_none() {
+        r /= 2;
+    }
+    r
+}
+
+/// Lines reading lazy digit `dd` of r^s·(slot q) into `l`, `h`: digit dd of
+/// r^s x is ±x_((dd − s) mod k), negated when it wrapped an odd number of times.
+fn rotated(l: &str, h: &str, q: &str, dd: &str, s: &str) -> String {
+    format!("ROT_GET({l}, {h}, {q}, {dd}, {s});")
+}
+
+/// One stage: `tasks` (butterfly, digit pair, block) tasks, `per_thread` of
+/// them per work-item, results held in registers across the barrier.
+fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize, groups: usize) -> (usize, String) {
+    let half = (k / 2).max(1);
+    let tasks = butterflies * half * groups;
+    let per_thread = tasks.div_ceil(DIGITS_THREADS);
+    let vals = 2 * radix;
+    let mut v = Vec::new();
+    v.push(format!("ulong ol[{per_thread}][{vals}]; int oh[{per_thread}][{vals}];"));
+    v.push("#pragma unroll".into());
+    v.push(format!("for (uint m = 0; m < {per_thread}; m++) {{"));
+    v.push(format!("    const uint b = lid + m * {DIGITS_THREADS};"));
+    v.push(format!("    if (b < {tasks}) {{"));
+    v.push(format!("        const uint gi = b % G, d = (b / G) % {half}, bi = b / (G * {half});"));
+    let slot = |q: usize| format!("{name}_slots[{si}][bi][{q}]");
+    let shift = |q: usize| format!("{name}_shifts[{si}][bi][{q}]");
+    let vars = ["a", "b", "c", "e"];
+    for (q, x) in vars[..radix].iter().enumerate() {
+        v.push(format!("        ulong {x}l0, {x}l1; int {x}h0, {x}h1;"));
+        v.push(format!("        {}", rotated(&format!("{x}l0"), &format!("{x}h0"), &slot(q), "d", &shift(q))));
+        v.push(format!("        {}", rotated(&format!("{x}l1"), &format!("{x}h1"), &slot(q), &format!("d + {half}"), &shift(q))));
+    }
+    // outputs: ol/oh[m][2 q + half] for slot q, half 0 (digit d) and 1 (digit d + k/2)
+    let out = |q: usize, hf: usize| format!("ol[m][{i}], oh[m][{i}]", i = 2 * q + hf);
+    let lz = |op: &str, z: String, x: &str, y: &str| format!("        SRGFN_LZ_{op}({z}, {x}, {y});");
+    let val = |x: &str, hf: usize| format!("{x}l{hf}, {x}h{hf}");
+    if radix == 2 {
+        for hf in 0..2 {
+            v.push(lz("ADD", out(0, hf), &val("a", hf), &val("b", hf)));
+            v.push(lz("SUB", out(1, hf), &val("a", hf), &val("b", hf)));
+        }
+    } else {
+        // t0 = a + c, t1 = a − c, u0 = b + e, u1 = b − e; X0 = t0 + u0, X2 = t0 − u0,
+        // X1 = t1 + ω u1, X3 = t1 − ω u1 with (ω u1)_d = −u1_(d+k/2), (ω u1)_(d+k/2) = u1_d
+        for hf in 0..2 {
+            v.push(format!("        ulong t0l{hf}, t1l{hf}, u0l{hf}, u1l{hf}; int t0h{hf}, t1h{hf}, u0h{hf}, u1h{hf};"));
+            v.push(lz("ADD", val("t0", hf), &val("a", hf), &val("c", hf)));
+            v.push(lz("SUB", val("t1", hf), &val("a", hf), &val("c", hf)));
+            v.push(lz("ADD", val("u0", hf), &val("b", hf), &val("e", hf)));
+            v.push(lz("SUB", val("u1", hf), &val("b", hf), &val("e", hf)));
+        }
+        for hf in 0..2 {
+            v.push(lz("ADD", out(0, hf), &val("t0", hf), &val("u0", hf)));
+            v.push(lz("SUB", out(2, hf), &val("t0", hf), &val("u0", hf)));
+        }
+        v.push(lz("SUB", out(1, 0), &val("t1", 0), &val("u1", 1)));
+        v.push(lz("ADD", out(3, 0), &val("t1", 0), &val("u1", 1)));
+        v.push(lz("ADD", out(1, 1), &val("t1", 1), &val("u1", 0)));
+        v.push(lz("SUB", out(3, 1), &val("t1", 1), &val("u1", 0)));
+    }
+    v.push("    }".into());
+    v.push("}".into());
+    v.push("barrier(CLK_LOCAL_MEM_FENCE);".into());
+    v.push("#pragma unroll".into());
+    v.push(format!("for (uint m = 0; m < {per_thread}; m++) {{"));
+    v.push(format!("    const uint b = lid + m * {DIGITS_THREADS};"));
+    v.push(format!("    if (b < {tasks}) {{"));
+    v.push(format!("        const uint gi = b % G, d = (b / G) % {half}, bi = b / (G * {half});"));
+    for q in 0..radix {
+        for hf in 0..2 {
+            let dd = if hf == 0 { "d".to_string() } else { format!("d + {half}") };
+            let i = 2 * q + hf;
+            v.push(format!("        SL[SLOT({s}, {dd}, gi)] = ol[m][{i}]; SH[SLOT({s}, {dd}, gi)] = (char)oh[m][{i}];", s = slot(q)));
+        }
+    }
+    v.push("    }".into());
+    v.push("}".into());
+    v.push("barrier(CLK_LOCAL_MEM_FENCE);".into());
+    (tasks, v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n"))
+}
+
+/// Everything the digits template prints for one DFT_R program.
+pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
+    require_no_output_shifts("digits", program)?;
+    let n = program.size;
+    let shape = DigitsShape::of(k, n).ok_or_else(|| {
+        EmitError::Unsupported(format!(
+            "the digits variant of DFT_{n} for k = {k} needs more than {LOCAL_MAX_BYTES} bytes of local memory (largest radix: {})",
+            max_radix(k)
+        ))
+    })?;
+    let g = shape.groups;
+    let chunk = DIGITS_THREADS / k;
+    assert!((n * g).is_multiple_of(chunk * twiddle_cols(k)) || chunk * twiddle_cols(k) > n * g, "twiddle chunks tile the elements");
+    let stages: Vec<StageCtx> = program
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(si, st)| {
+            let (tasks, code) = stage_code(name, si, st.radix(), st.butterflies.len(), k, g);
+            StageCtx { radix: st.radix(), tasks, code }
+        })
+        .collect();
+    ctx.insert("groups", &g);
+    ctx.insert("threads", &shape.threads);
+    ctx.insert("chunk", &chunk);
+    let cols = twiddle_cols(k);
+    ctx.insert("cols", &cols);
+    ctx.insert("tw_chunk", &(chunk * cols));
+    ctx.insert("elements", &(n * g));
+    ctx.insert("digits", &(n * g * k));
+    ctx.insert("lmem_words", &(g * n * k));
+    ctx.insert("lmem_bytes", &shape.bytes(k, n));
+    ctx.insert("staging_words", &STAGING_WORDS);
+    ctx.insert("digit_stages", &stages);
+    Ok(())
+}
