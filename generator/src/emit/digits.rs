@@ -31,6 +31,10 @@ use super::table::{require_no_output_shifts, StageCtx};
 use super::{EmitError, LOCAL_MAX_BYTES};
 use crate::unroll::Program;
 
+/// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
+/// level from |d| ≤ r + k + 2 < 2^64 + 2^8, and `SH` holds 8 bits above the
+/// low word, so at most 6 levels.
+pub const MAX_BLOCK: usize = 64;
 /// Work-items of a work-group of the digits variant.
 pub const DIGITS_THREADS: usize = 256;
 /// Digits a work-group aims to hold (tasks per work-item ≈ this / threads).
@@ -61,8 +65,11 @@ pub struct DigitsShape {
 
 impl DigitsShape {
     /// The shape for DFT_n, or None when one block and the staging area do
-    /// not fit in [`LOCAL_MAX_BYTES`].
+    /// not fit in [`LOCAL_MAX_BYTES`] or n > [`MAX_BLOCK`].
     pub fn of(k: usize, n: usize) -> Option<DigitsShape> {
+        if n > MAX_BLOCK {
+            return None;
+        }
         let block = n * k * 9;
         let free = LOCAL_MAX_BYTES.checked_sub(STAGING_WORDS * 8)?;
         if block > free || k > DIGITS_THREADS {
@@ -180,7 +187,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     let n = program.size;
     let shape = DigitsShape::of(k, n).ok_or_else(|| {
         EmitError::Unsupported(format!(
-            "the digits variant of DFT_{n} for k = {k} needs more than {LOCAL_MAX_BYTES} bytes of local memory (largest radix: {})",
+            "the digits variant of DFT_{n} for k = {k} needs more than {LOCAL_MAX_BYTES} bytes of local memory or {MAX_BLOCK} slots (largest radix: {})",
             max_radix(k)
         ))
     })?;
@@ -209,4 +216,27 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("staging_words", &STAGING_WORDS);
     ctx.insert("digit_stages", &stages);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn largest_radix_and_shapes_fit_local_memory() {
+        for (k, want) in [(2, 4), (4, 8), (8, 16), (16, 32), (32, 64), (64, 64), (128, 32)] {
+            assert_eq!(max_radix(k), want, "k = {k}");
+            let mut n = 2;
+            while n <= want {
+                let s = DigitsShape::of(k, n).unwrap();
+                assert!(s.bytes(k, n) <= LOCAL_MAX_BYTES && s.groups.is_power_of_two(), "k = {k}, n = {n}: {s:?}");
+                // the twiddle chunks tile the block's elements
+                let chunk = DIGITS_THREADS / k * twiddle_cols(k);
+                assert!((n * s.groups).is_multiple_of(chunk) || chunk > n * s.groups);
+                n *= 2;
+            }
+            assert!(DigitsShape::of(k, 2 * want).is_none() || 2 * want > 2 * k, "k = {k}");
+        }
+        assert!(DigitsShape::of(64, 128).is_none(), "7 butterfly levels overflow the lazy digits' 8 high bits");
+    }
 }

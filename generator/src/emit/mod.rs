@@ -409,8 +409,9 @@ pub fn dft_kernel(
         Variant::Digits => {
             let s = DigitsShape::of(prime.k(), program.size).ok_or_else(|| {
                 EmitError::Unsupported(format!(
-                    "the digits variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {} (largest radix {})",
+                    "the digits variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory or {} slots for k = {} (largest radix {})",
                     program.size,
+                    digits::MAX_BLOCK,
                     prime.k(),
                     digits::max_radix(prime.k())
                 ))
