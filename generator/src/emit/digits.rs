@@ -85,6 +85,16 @@ impl DigitsShape {
     }
 }
 
+/// [`DigitsShape::of`], or why DFT_n has no digits kernel for k digits.
+pub fn shape_for(k: usize, n: usize) -> Result<DigitsShape, EmitError> {
+    DigitsShape::of(k, n).ok_or_else(|| {
+        EmitError::Unsupported(format!(
+            "the digits variant of DFT_{n} for k = {k} needs more than {LOCAL_MAX_BYTES} bytes of local memory or {MAX_BLOCK} slots (largest radix: {})",
+            max_radix(k)
+        ))
+    })
+}
+
 fn prev_power_of_two(x: usize) -> usize {
     if x == 0 {
         0
@@ -104,12 +114,6 @@ pub fn max_radix(k: usize) -> usize {
     r
 }
 
-/// Lines reading lazy digit `dd` of r^s·(slot q) into `l`, `h`: digit dd of
-/// r^s x is ±x_((dd − s) mod k), negated when it wrapped an odd number of times.
-fn rotated(l: &str, h: &str, q: &str, dd: &str, s: &str) -> String {
-    format!("ROT_GET({l}, {h}, {q}, {dd}, {s});")
-}
-
 /// One stage: `tasks` (butterfly, digit pair, block) tasks, `per_thread` of
 /// them per work-item, results held in registers across the barrier.
 fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize, groups: usize) -> (usize, String) {
@@ -127,10 +131,11 @@ fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize,
     let slot = |q: usize| format!("{name}_slots[{si}][bi][{q}]");
     let shift = |q: usize| format!("{name}_shifts[{si}][bi][{q}]");
     let vars = ["a", "b", "c", "e"];
+    // digit dd of r^s·(slot q) is ±x_((dd − s) mod k): ROT_GET of lazy_block.cl.tera
     for (q, x) in vars[..radix].iter().enumerate() {
         v.push(format!("        ulong {x}l0, {x}l1; int {x}h0, {x}h1;"));
-        v.push(format!("        {}", rotated(&format!("{x}l0"), &format!("{x}h0"), &slot(q), "d", &shift(q))));
-        v.push(format!("        {}", rotated(&format!("{x}l1"), &format!("{x}h1"), &slot(q), &format!("d + {half}"), &shift(q))));
+        v.push(format!("        ROT_GET({x}l0, {x}h0, {}, d, {});", slot(q), shift(q)));
+        v.push(format!("        ROT_GET({x}l1, {x}h1, {}, d + {half}, {});", slot(q), shift(q)));
     }
     // outputs: ol/oh[m][2 q + half] for slot q, half 0 (digit d) and 1 (digit d + k/2)
     let out = |q: usize, hf: usize| format!("ol[m][{i}], oh[m][{i}]", i = 2 * q + hf);
@@ -185,12 +190,7 @@ fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize,
 pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
     require_no_output_shifts("digits", program)?;
     let n = program.size;
-    let shape = DigitsShape::of(k, n).ok_or_else(|| {
-        EmitError::Unsupported(format!(
-            "the digits variant of DFT_{n} for k = {k} needs more than {LOCAL_MAX_BYTES} bytes of local memory or {MAX_BLOCK} slots (largest radix: {})",
-            max_radix(k)
-        ))
-    })?;
+    let shape = shape_for(k, n)?;
     let g = shape.groups;
     let chunk = DIGITS_THREADS / k;
     assert!((n * g).is_multiple_of(chunk * twiddle_cols(k)) || chunk * twiddle_cols(k) > n * g, "twiddle chunks tile the elements");

@@ -407,15 +407,7 @@ pub fn dft_kernel(
             ("dft_local.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads()), format!("{} (required)", s.threads()))
         }
         Variant::Digits => {
-            let s = DigitsShape::of(prime.k(), program.size).ok_or_else(|| {
-                EmitError::Unsupported(format!(
-                    "the digits variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory or {} slots for k = {} (largest radix {})",
-                    program.size,
-                    digits::MAX_BLOCK,
-                    prime.k(),
-                    digits::max_radix(prime.k())
-                ))
-            })?;
+            let s = digits::shape_for(prime.k(), program.size)?;
             ("dft_digits.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads), format!("{} (required)", s.threads))
         }
     };
@@ -508,9 +500,9 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
+    // the digits variant's largest block is the plans' largest radix (k = 64, 128: below K)
+    let max = digits::max_radix(prime.k());
     for variant in variants_for(prime) {
-        // the digits variant's largest block is the plans' largest radix (k = 64, 128: below K)
-        let max = digits::max_radix(prime.k());
         let (file, entries) = if variant == Variant::Digits && program.size > max {
             let largest = Program::unroll_size(prime.k(), max, opts.radix).map_err(EmitError::Unsupported)?;
             dft_kernel(prime, &largest, variant, &header, opts.segments)?
