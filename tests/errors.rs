@@ -226,6 +226,14 @@ fn options_that_cannot_be_used() {
         Err(Error::InvalidOption { message }) => assert!(message.contains("available"), "{message}"),
         other => panic!("{:?}", other.err()),
     }
+    // two passes per launch exist for the local variant (k ≤ 8) only
+    let k8 = catalog().iter().find(|p| p.k() == 8).unwrap();
+    for (prime, variant) in [(k32, None), (k8, Some(Variant::Table))] {
+        match Fft::with_options(&s, prime, FftOptions { variant, fuse: Some(true), ..FftOptions::default() }) {
+            Err(Error::InvalidOption { message }) => assert!(message.contains("no fused kernel"), "{message}"),
+            other => panic!("{prime} {variant:?}: {:?}", other.err()),
+        }
+    }
     match select_device(Some("no device has this name")) {
         Err(Error::InvalidOption { message }) => assert!(message.contains("no device matches"), "{message}"),
         other => panic!("{:?}", other.map(|d| d.name)),

@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{variants_for, MulForm};
+use srgfn_gen::emit::{has_fused, variants_for, MulForm};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog, catalog_prime, Digits, Field, Prime};
@@ -67,24 +67,32 @@ fn check_round_trip(fft: &Fft, n: usize, batch: usize, seed: u64, digits: bool) 
 /// wide64, radix 4: mixed), so that PoCL compiles each kernel once for both:
 /// N = K (one pass), 4K (a last pass of radix 4) and K², one vector and
 /// three; for k ≤ 8 and the first variant also N = 4 (a pass below K) and
-/// 2K (a last pass of radix 2).
+/// 2K (a last pass of radix 2).  The local variant runs with two passes per
+/// launch and with one, also at K³ and K⁴ (fused launches beside single ones
+/// and after each other) where N ≤ 4096.
 fn every_variant_and_radix_forward_and_inverse(k: usize) {
     let s = session();
     let prime = catalog_prime(k).unwrap();
     let kk = prime.base_size();
     for (vi, variant) in variants_for(prime).into_iter().enumerate() {
         for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
-            let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None };
-            let fft = Fft::with_options(&s, prime, opts).unwrap();
-            let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
-            if vi == 0 && k <= 8 {
-                sizes.extend([(4, 3), (2 * kk, 2)]);
-            }
-            for (i, (n, batch)) in sizes.into_iter().filter(|&(n, _)| n <= 4096).enumerate() {
-                // values (converted on the device) with wide64, digits with mixed:
-                // the conversion kernels of one form are enough
-                let digits = radix == Radix::R4 || i % 2 == 1;
-                check_round_trip(&fft, n, batch, (kk + 10 * i + 100 * vi + 1000 * radix.number()) as u64, digits);
+            let fusions = if has_fused(prime, variant, radix) { vec![Some(true), Some(false)] } else { vec![None] };
+            for fuse in fusions {
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse };
+                let fft = Fft::with_options(&s, prime, opts).unwrap();
+                let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
+                if vi == 0 && k <= 8 {
+                    sizes.extend([(4, 3), (2 * kk, 2)]);
+                }
+                if fuse.is_some() {
+                    sizes.extend([(4 * kk * kk, 2), (kk * kk * kk, 1), (kk * kk * kk * kk, 1)]);
+                }
+                for (i, (n, batch)) in sizes.into_iter().filter(|&(n, _)| n <= 4096).enumerate() {
+                    // values (converted on the device) with wide64, digits with mixed:
+                    // the conversion kernels of one form are enough
+                    let digits = radix == Radix::R4 || i % 2 == 1;
+                    check_round_trip(&fft, n, batch, (kk + 10 * i + 100 * vi + 1000 * radix.number()) as u64, digits);
+                }
             }
         }
     }
@@ -124,7 +132,7 @@ fn k64_and_k128_full_transforms_at_k_squared() {
         check_round_trip(&Fft::new(&s, prime).unwrap(), kk * kk, 1, 64, true);
         for variant in variants_for(prime) {
             for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Limb22)] {
-                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None };
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), ..FftOptions::default() };
                 check_round_trip(&Fft::with_options(&s, prime, opts).unwrap(), 2 * kk, 2, 65, false);
             }
         }

@@ -45,38 +45,60 @@ fn check_field_ops(fk: &FieldKernels, prime: &Prime) {
     assert!(ok, "{prime} f_mul {}: {detail}", fk.mul().name());
 }
 
-/// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
-/// on `vecs` vectors, against the host maps of `Pass` with BigUint arithmetic.
-fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize, vecs: usize) {
+/// Stockham passes applied one after the other on the host (the maps of
+/// `Pass` with BigUint arithmetic) to `vecs` vectors of length n.
+fn host_passes(prime: &Prime, x: &[Digits], n: usize, vecs: usize, passes: &[Pass]) -> Vec<Digits> {
     let f = Field::new(prime);
-    let (k, kk) = (prime.k(), prime.base_size());
-    let pm = prime.modulus();
-    let total = n * vecs;
-    let x = inputs(&f, total, (radix * 31 + n * 7 + p) as u64);
-    let pass = Pass { radix, p };
-    let log_n = n.trailing_zeros();
-    let w = prime.root_of_unity(log_n).unwrap();
-    let w_r = BigUint::from(prime.r()).modpow(&BigUint::from((kk / radix) as u64), pm);
-    let mut want = vec![Vec::new(); total];
-    for v in 0..vecs {
-        for i in 0..n / radix {
-            let ins: Vec<BigUint> = (0..radix)
-                .map(|t| {
-                    let e = BigUint::from(pass.twiddle_exponent(n, i, t) as u64);
-                    f.to_biguint(&x[v * n + pass.input(n, i, t)]).unwrap() * w.modpow(&e, pm) % pm
-                })
-                .collect();
-            for (t, y) in naive_dft_with_root(prime, &ins, &w_r).into_iter().enumerate() {
-                want[v * n + pass.output(i, t)] = f.from_biguint(&y).unwrap();
+    let (pm, kk) = (prime.modulus(), prime.base_size());
+    let w = prime.root_of_unity(n.trailing_zeros()).unwrap();
+    let mut cur: Vec<BigUint> = x.iter().map(|d| f.to_biguint(d).unwrap()).collect();
+    for pass in passes {
+        let radix = pass.radix;
+        let w_r = BigUint::from(prime.r()).modpow(&BigUint::from((kk / radix) as u64), pm);
+        let mut next = vec![BigUint::default(); n * vecs];
+        for v in 0..vecs {
+            for i in 0..n / radix {
+                let ins: Vec<BigUint> = (0..radix)
+                    .map(|t| {
+                        let e = BigUint::from(pass.twiddle_exponent(n, i, t) as u64);
+                        &cur[v * n + pass.input(n, i, t)] * w.modpow(&e, pm) % pm
+                    })
+                    .collect();
+                for (t, y) in naive_dft_with_root(prime, &ins, &w_r).into_iter().enumerate() {
+                    next[v * n + pass.output(i, t)] = y;
+                }
             }
         }
+        cur = next;
     }
-    // the table of ω_n: W[t] = ω_n^t, t < n/K
-    let t_len = (n / kk).max(1);
-    let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), pm)).unwrap()).collect();
-    let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
+    cur.iter().map(|y| f.from_biguint(y).unwrap()).collect()
+}
+
+/// The table of ω_n the passes read: W[t] = ω_n^t, t < n/K (one element when n ≤ K).
+fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize) -> (ocl::Buffer<u64>, u32) {
+    let f = Field::new(prime);
+    let w = prime.root_of_unity(n.trailing_zeros()).unwrap();
+    let t_len = (n / prime.base_size()).max(1);
+    let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), prime.modulus())).unwrap()).collect();
+    (fk.upload(&to_digit_major(&table, prime.k())).unwrap(), t_len.trailing_zeros())
+}
+
+/// The positions where `got` differs from `want`.
+fn wrong(got: &[Digits], want: &[Digits]) -> Vec<usize> {
+    (0..want.len()).filter(|&e| got[e] != want[e]).collect()
+}
+
+/// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
+/// on `vecs` vectors, every variant, against [`host_passes`].
+fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize, vecs: usize) {
+    let k = prime.k();
+    let total = n * vecs;
+    let x = inputs(&Field::new(prime), total, (radix * 31 + n * 7 + p) as u64);
+    let pass = Pass { radix, p };
+    let want = host_passes(prime, &x, n, vecs, &[pass]);
+    let (bw, log_t) = twiddle_table(fk, prime, n);
     // the runtime's exponent unit (ω_n = r^(K/n) when n ≤ K)
-    let tw_shift = PlanShape::new(prime, log_n, 1).unwrap().twiddle_shift(&pass);
+    let tw_shift = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap().twiddle_shift(&pass);
     for variant in fk.variants() {
         if variant == Variant::Digits && radix > digits::max_radix(k) {
             continue; // plans never ask the digits variant for blocks beyond local memory
@@ -92,13 +114,12 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
             total as u64,
             n as u64,
             p as u64,
-            t_len.trailing_zeros(),
+            log_t,
             tw_shift,
             (total / radix) as u64,
         )
         .unwrap();
-        let got = from_digit_major(&fk.download(&by).unwrap(), k);
-        let bad: Vec<usize> = (0..total).filter(|&e| got[e] != want[e]).collect();
+        let bad = wrong(&from_digit_major(&fk.download(&by).unwrap(), k), &want);
         assert!(
             bad.is_empty(),
             "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p}: {} wrong outputs, first at {:?}",
@@ -107,6 +128,33 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
             &bad[..bad.len().min(8)]
         );
     }
+}
+
+/// Passes (K, p) and (K, pK) in one launch of the fused kernel on `vecs`
+/// vectors of length n, against [`host_passes`].
+fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize) {
+    let (k, kk) = (prime.k(), prime.base_size());
+    let total = n * vecs;
+    let x = inputs(&Field::new(prime), total, (n * 13 + p * 5 + vecs) as u64);
+    let passes = [Pass { radix: kk, p }, Pass { radix: kk, p: p * kk }];
+    let want = host_passes(prime, &x, n, vecs, &passes);
+    let (bw, log_t) = twiddle_table(fk, prime, n);
+    let shape = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap();
+    let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
+    let by = fk.alloc(total * k).unwrap();
+    let shifts = [shape.twiddle_shift(&passes[0]), shape.twiddle_shift(&passes[1])];
+    let count = (total / (kk * kk)) as u64;
+    fk.fused_pass(kk, std::slice::from_ref(&bx), std::slice::from_ref(&by), &bw, total as u64, n as u64, p as u64, log_t, shifts, count)
+        .unwrap();
+    let got = from_digit_major(&fk.download(&by).unwrap(), k);
+    let bad = wrong(&got, &want);
+    assert!(
+        bad.is_empty(),
+        "{prime} radix-{} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors): {} wrong outputs, first at {:?}",
+        fk.radix().number(),
+        bad.len(),
+        &bad[..bad.len().min(8)]
+    );
 }
 
 /// The pass shapes a plan uses: I_B ⊗ DFT_K (n = K), first and later passes
@@ -121,6 +169,23 @@ fn check_dft(fk: &FieldKernels, prime: &Prime) {
     check_pass(fk, prime, kk, kk * 64, 16, 1);
     if kk <= 16 {
         check_pass(fk, prime, kk, kk * kk * 32, kk * 32, 1);
+    }
+    if fk.variants().contains(&Variant::Local) {
+        check_fused_shapes(fk, prime);
+    }
+}
+
+/// The fused launches a plan makes, through both stores (superblocks as lanes
+/// where p ≥ the work-group's superblocks or a vector has fewer; otherwise
+/// the work-group's outputs as one contiguous run): the first two passes
+/// (p = 1) of one and of several vectors, a work-group that is not full,
+/// later passes, and several work-groups.
+fn check_fused_shapes(fk: &FieldKernels, prime: &Prime) {
+    let kk = prime.base_size();
+    for (n, p, vecs) in
+        [(kk * kk, 1, 3), (kk * kk * 4, 1, 2), (kk * kk * 4, 4, 2), (kk * kk * 64, 1, 1), (kk * kk * 64, 2, 1), (kk * kk * 64, 64, 1)]
+    {
+        check_fused(fk, prime, n, p, vecs);
     }
 }
 

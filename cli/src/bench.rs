@@ -9,13 +9,13 @@ use clap::Args;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Record, Roofline};
 use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{variants_for, MulForm, Variant};
+use srgfn_gen::emit::{has_fused, variants_for, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
 use super::bench_report::{record_line, replot, sig3, table, Output};
-use super::opts::{check_variant, parse_radix, DeviceOpts, MulArg, VariantArg};
+use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, MulArg, VariantArg};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::size::Size;
@@ -51,6 +51,9 @@ pub struct BenchArgs {
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
     #[arg(long, alias = "variants", value_enum, value_delimiter = ',')]
     pub variant: Vec<VariantArg>,
+    /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub fuse: Vec<FuseArg>,
     /// f_mul forms to run, e.g. wide64,limb22 [default: the device's default form].
     #[arg(long, alias = "muls", value_enum, value_delimiter = ',')]
     pub mul: Vec<MulArg>,
@@ -90,7 +93,7 @@ pub struct BenchArgs {
 /// What one series measures at each of its sizes.
 #[derive(Clone, Copy)]
 enum Kind {
-    Forward { radix: Radix, variant: Variant, mul: Option<MulForm> },
+    Forward { radix: Radix, variant: Variant, mul: Option<MulForm>, fuse: Option<bool> },
     NoTrick,
     SmallPrimes,
 }
@@ -121,7 +124,9 @@ impl Series {
     fn fft(&mut self, session: &Session) -> Result<Fft> {
         if self.fft.is_none() {
             let opts = match self.kind {
-                Kind::Forward { radix, variant, mul } => FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None },
+                Kind::Forward { radix, variant, mul, fuse } => {
+                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None, fuse }
+                }
                 _ => FftOptions::default(),
             };
             self.fft = Some(Fft::with_options(session, &self.prime, opts)?);
@@ -161,6 +166,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
         (rs, _) => rs.iter().map(|&r| parse_radix(r)).collect::<Result<_>>()?,
     };
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
+    let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
     let mut series = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
@@ -180,7 +186,12 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
         for &radix in &radices {
             for &variant in &variants {
                 for &mul in &muls {
-                    add(Kind::Forward { radix, variant, mul });
+                    for &fuse in &fusions {
+                        // an explicit "on" runs where the variant has a fused kernel
+                        if fuse != Some(true) || has_fused(&prime, variant, radix) {
+                            add(Kind::Forward { radix, variant, mul, fuse });
+                        }
+                    }
                 }
             }
         }

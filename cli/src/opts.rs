@@ -52,6 +52,21 @@ impl VariantArg {
     }
 }
 
+/// Whether plans fuse two passes per launch, as spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FuseArg {
+    /// Two Stockham levels of radix K per launch through local memory (local variant, k ≤ 8).
+    On,
+    /// One pass per launch.
+    Off,
+}
+
+impl FuseArg {
+    pub fn on(self) -> bool {
+        self == FuseArg::On
+    }
+}
+
 /// The command-line spelling of a variant.
 pub fn variant_name(v: Variant) -> &'static str {
     v.name()
@@ -104,13 +119,22 @@ pub struct KernelOpts {
     /// How f_mul forms its digit products; all give identical results [default: wide64].
     #[arg(long, value_enum, env = "SRGFN_MUL")]
     pub mul: Option<MulArg>,
+    /// Two passes per launch (local variant) [default: on for k ≤ 8 with the local variant].
+    #[arg(long, value_enum)]
+    pub fuse: Option<FuseArg>,
 }
 
 impl KernelOpts {
     /// The options checked against the prime.
     pub fn options(&self, prime: &Prime) -> Result<FftOptions> {
         let variant = self.variant.map(|v| check_variant(prime, v)).transpose()?;
-        Ok(FftOptions { radix: Some(parse_radix(self.radix)?), variant, mul: self.mul.map(MulArg::form), max_buffer: None })
+        Ok(FftOptions {
+            radix: Some(parse_radix(self.radix)?),
+            variant,
+            mul: self.mul.map(MulArg::form),
+            max_buffer: None,
+            fuse: self.fuse.map(FuseArg::on),
+        })
     }
 }
 

@@ -11,10 +11,12 @@ use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
 use srgfn::{Fft, FftOptions, Session};
+use srgfn_gen::emit::{has_fused, plan_fuses, variants_for};
 use srgfn_gen::plan::PlanShape;
+use srgfn_gen::rules::Radix;
 use srgfn_gen::{Field, Prime};
 
-use super::opts::{DeviceOpts, Format, KernelOpts, OutputOpts};
+use super::opts::{DeviceOpts, Format, FuseArg, KernelOpts, OutputOpts};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::report::{check_json_target, conclude, fmt_ms, round3, Phases};
@@ -44,6 +46,9 @@ pub struct PlanArgs {
     /// Print the plan as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Two passes per launch, as the default kernels (radix 2, the prime's default variant) run them [default: where measured faster].
+    #[arg(long, value_enum)]
+    pub fuse: Option<FuseArg>,
 }
 
 #[derive(Args, Debug)]
@@ -216,7 +221,16 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let log_n = args.n.pow2("N")?;
     let batch = args.batch.count("--batch", 1, 1 << 20)?;
-    let shape = PlanShape::new(&prime, log_n, batch as usize)?;
+    let variant = variants_for(&prime)[0];
+    if args.fuse == Some(FuseArg::On) && !has_fused(&prime, variant, Radix::R2) {
+        bail!(
+            "--fuse on: the {} variant of k = {} has no fused kernel (two levels are fused by the local variant, k ≤ 8)",
+            variant.name(),
+            prime.k()
+        );
+    }
+    let fused = plan_fuses(&prime, variant, Radix::R2, args.fuse.map(|f| f.on()), log_n);
+    let shape = PlanShape::new(&prime, log_n, batch as usize)?.with_fusion(fused);
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;

@@ -132,6 +132,16 @@ fn plan_prints_the_launches() {
     let o = srgfn(&["plan", "--prime", P, "--n", "2^9"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("3 Stockham passes") && text.contains("pass radix 2, p = 256"), "{text}");
+    // small sizes run two passes per launch by default; --fuse off, one
+    for (fuse, launches) in [(None, "4 Stockham passes in 2 launches"), (Some("off"), "4 Stockham passes in 4 launches")] {
+        let mut args = vec!["plan", "--prime", P, "--n", "2^16"];
+        args.extend(fuse.map(|f| ["--fuse", f]).into_iter().flatten());
+        let o = srgfn(&args);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains(launches), "{fuse:?}: {text}");
+    }
+    let o = srgfn(&["plan", "--prime", "(2^62+2^36)^16+1", "--n", "2^16", "--fuse", "on"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no fused kernel"));
 }
 
 #[test]

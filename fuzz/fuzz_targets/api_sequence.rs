@@ -61,6 +61,8 @@ fn fft(session: usize, prime: usize, radix: usize, variant: usize, mul: usize, s
         variant: Some(variants[variant % variants.len()]),
         mul: Some([MulForm::Wide64, MulForm::Limb22][mul]),
         max_buffer: split.then(|| SPLIT_ELEMENTS * 8 * p.k() as u64),
+        // the default: two passes per launch at the small sizes drawn here (k ≤ 8, local variant)
+        fuse: None,
     };
     let f = Fft::with_options(&w.sessions[session], p, opts).expect("an Fft");
     ffts.push((key, f.clone()));

@@ -47,6 +47,17 @@ impl Pass {
     }
 }
 
+/// One kernel launch of a plan: one pass, or two consecutive passes of radix
+/// K run by the fused kernel (`emit::fused`: (R, p) then (R, pR) through
+/// local memory, the data read and written once for both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Launch {
+    /// One Stockham pass.
+    Single(Pass),
+    /// Passes (R, p) and (R, pR) in one launch.
+    Fused(Pass, Pass),
+}
+
 /// The launches of a transform of size N on `batch` vectors, decided on
 /// the host: its Stockham passes and the twiddle table they share.
 #[derive(Clone, Debug, Serialize)]
@@ -65,6 +76,9 @@ pub struct PlanShape {
     pub passes: Vec<Pass>,
     /// Elements in the twiddle table `W[t]` = ω_N^t, t < N/K (0 when N ≤ K).
     pub table_len: usize,
+    /// Whether consecutive passes of radix K run two per launch
+    /// ([`PlanShape::with_fusion`]).
+    pub fused: bool,
 }
 
 impl PlanShape {
@@ -95,7 +109,36 @@ impl PlanShape {
             p *= radix;
         }
         let table_len = if n > prime.base_size() { n / prime.base_size() } else { 0 };
-        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len })
+        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len, fused: false })
+    }
+
+    /// The same plan with consecutive passes of radix K fused in pairs
+    /// (`on`), or one pass per launch.
+    pub fn with_fusion(mut self, on: bool) -> PlanShape {
+        self.fused = on;
+        self
+    }
+
+    /// The kernel launches in execution order: with fusion, passes of radix K
+    /// in pairs from the first, the rest one per launch.
+    pub fn launches(&self) -> Vec<Launch> {
+        let kk = 2 * self.k;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.passes.len() {
+            let a = self.passes[i];
+            match self.passes.get(i + 1) {
+                Some(&b) if self.fused && a.radix == kk && b.radix == kk => {
+                    out.push(Launch::Fused(a, b));
+                    i += 2;
+                }
+                _ => {
+                    out.push(Launch::Single(a));
+                    i += 1;
+                }
+            }
+        }
+        out
     }
 
     /// log2 of the twiddle table's length 2^log_t (1 when there is none):
@@ -125,12 +168,13 @@ impl PlanShape {
         words * 8
     }
 
-    /// Bytes one forward transform moves through device memory: each pass
-    /// reads and writes the data once and reads its twiddles.
+    /// Bytes one forward transform moves through device memory: each launch
+    /// reads and writes the data once, and each twiddled pass reads its
+    /// twiddles (at most one table element per element).
     pub fn bytes_moved(&self) -> u64 {
         let data = (self.n * self.batch * self.k * 8) as u64;
         let twiddled = self.passes.iter().filter(|p| p.p > 1).count() as u64;
-        2 * data * self.passes.len() as u64 + twiddled * data
+        2 * data * self.launches().len() as u64 + twiddled * data
     }
 
     /// Runs the plan on the host with BigUint arithmetic (a naive DFT_R per
@@ -163,22 +207,25 @@ impl PlanShape {
     /// One line per launch, for `srgfn plan`.
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "forward DFT of N = 2^{} = {} over {} (batch {}): {} Stockham passes, twiddle table {} elements\n",
+            "forward DFT of N = 2^{} = {} over {} (batch {}): {} Stockham passes in {} launches, twiddle table {} elements\n",
             self.log_n,
             self.n,
             self.prime,
             self.batch,
             self.passes.len(),
+            self.launches().len(),
             self.table_len
         );
+        let fused: Vec<Pass> = self.launches().iter().filter_map(|l| if let Launch::Fused(_, b) = l { Some(*b) } else { None }).collect();
         for (i, pass) in self.passes.iter().enumerate() {
             let (r, p) = (pass.radix, pass.p);
             let t = self.n / r;
             s.push_str(&format!(
-                "{:>3}. pass radix {r}, p = {p}: {} × DFT_{r}; item i reads x[i + {t}·t]{}, writes y[(i − i mod {p})·{r} + i mod {p} + {p}·t]\n",
+                "{:>3}. pass radix {r}, p = {p}: {} × DFT_{r}; item i reads x[i + {t}·t]{}, writes y[(i − i mod {p})·{r} + i mod {p} + {p}·t]{}\n",
                 i + 1,
                 t * self.batch,
                 if p > 1 { format!(" × ω_{}^{{t·(i mod {p})}}", r * p) } else { String::new() },
+                if fused.contains(pass) { " (same launch as the previous pass, through local memory)" } else { "" },
             ));
         }
         s.push_str(&format!(

@@ -331,7 +331,12 @@ pub fn bench_forward(
     let shape = plan.shape().clone();
     let mul = fft.mul().name();
     let ptx = if fft.kernels().options().ptx { "-ptx" } else { "" };
-    let variant = format!("srgfn-r{}-{}-{mul}{ptx}", radix.number(), fft.variant().name());
+    let fused = match fft.fuse_option() {
+        Some(true) => "-fused",
+        Some(false) => "-unfused",
+        None => "",
+    };
+    let variant = format!("srgfn-r{}-{}{fused}-{mul}{ptx}", radix.number(), fft.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
     rec.twiddle_products = twiddle_products(&shape);
     if let Some(g) = core_rate_g {

@@ -15,7 +15,7 @@
 
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
-use srgfn_gen::emit::{variants_for, KernelOptions, MulForm};
+use srgfn_gen::emit::{has_fused, variants_for, KernelOptions, MulForm};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
@@ -245,7 +245,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 let fft = match Fft::with_options(
                     session,
                     prime,
-                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None },
+                    FftOptions { radix: Some(radix), variant: Some(variant), mul, ..FftOptions::default() },
                 ) {
                     Ok(f) => f,
                     Err(e) => {
@@ -256,6 +256,19 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 for &n in &sizes {
                     cases.push(case(prime, format!("{label} forward+inverse N={}", log2_label(n)), report, || transform(&fft, n)));
                 }
+                // where the variant can fuse two passes per launch: every size both ways
+                if has_fused(prime, variant, radix) {
+                    for fuse in [true, false] {
+                        let opts =
+                            FftOptions { radix: Some(radix), variant: Some(variant), mul, fuse: Some(fuse), ..FftOptions::default() };
+                        let how = if fuse { "fused" } else { "unfused" };
+                        for &n in sizes.iter().filter(|&&n| n >= prime.base_size() * prime.base_size()) {
+                            cases.push(case(prime, format!("{label} {how} forward+inverse N={}", log2_label(n)), report, || {
+                                transform(&Fft::with_options(session, prime, opts)?, n)
+                            }));
+                        }
+                    }
+                }
                 if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
                     cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
                 }
@@ -263,7 +276,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 // k ≤ 32, where a second build of the pass kernels takes seconds)
                 if let (Radix::R2, true, Some(&n)) = (radix, prime.k() <= 32, sizes.iter().rev().find(|&&n| n > prime.base_size())) {
                     let half = memory::element_bytes(prime.k(), n as u128 / 2) as u64;
-                    let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: Some(half) };
+                    let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: Some(half), fuse: None };
                     cases.push(case(prime, format!("{label} in 2 buffers N={}", log2_label(n)), report, || {
                         transform(&Fft::with_options(session, prime, opts)?, n)
                     }));

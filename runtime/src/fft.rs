@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use num_bigint::BigUint;
 use ocl::Buffer;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
-use srgfn_gen::plan::PlanShape;
+use srgfn_gen::plan::{Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
@@ -46,6 +46,8 @@ pub struct Fft {
     segmented: Arc<Mutex<BTreeMap<u32, Arc<FieldKernels>>>>,
     field: Arc<Field>,
     variant: Variant,
+    /// The caller's choice of fusion ([`FftOptions::fuse`]).
+    fuse: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
     max_buffer: u64,
 }
@@ -63,6 +65,11 @@ pub struct FftOptions {
     /// device's `CL_DEVICE_MAX_MEM_ALLOC_SIZE`).  A data vector larger than
     /// this is split into segments of a power of two of elements each.
     pub max_buffer: Option<u64>,
+    /// Two Stockham levels per launch where the variant has a fused kernel
+    /// (default: where it was measured faster, [`emit::fuse_default`]);
+    /// `Some(true)` for a variant or prime without one is an
+    /// [`Error::InvalidOption`].
+    pub fuse: Option<bool>,
 }
 
 impl Fft {
@@ -94,7 +101,25 @@ impl Fft {
             (Some(m), d) => m.min(d),
             (None, d) => d,
         };
-        Ok(Fft { kernels: Arc::new(kernels), segmented: Arc::default(), field: Arc::new(Field::new(prime)), variant, max_buffer })
+        match opts.fuse {
+            Some(true) if !emit::has_fused(prime, variant, radix) => {
+                return Err(Error::option(format!(
+                    "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {})",
+                    variant.name(),
+                    prime.k(),
+                    emit::LOCAL_MAX_K
+                )))
+            }
+            _ => {}
+        }
+        Ok(Fft {
+            kernels: Arc::new(kernels),
+            segmented: Arc::default(),
+            field: Arc::new(Field::new(prime)),
+            variant,
+            fuse: opts.fuse,
+            max_buffer,
+        })
     }
 
     /// The prime.
@@ -141,6 +166,14 @@ impl Fft {
     pub fn variant(&self) -> Variant {
         self.variant
     }
+    /// The fusion asked for in [`FftOptions::fuse`] (`None`: the default).
+    pub fn fuse_option(&self) -> Option<bool> {
+        self.fuse
+    }
+    /// Whether plans of size 2^log_n run two passes of radix K per launch.
+    pub fn fuses(&self, log_n: u32) -> bool {
+        emit::plan_fuses(self.prime(), self.variant, self.radix(), self.fuse, log_n)
+    }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {
         self.kernels.radix()
@@ -156,9 +189,9 @@ impl Fft {
         if !n.is_power_of_two() {
             return Err(Error::size(self.max_n(), format!("N = {n} is not a power of two")));
         }
-        let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?;
+        let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?.with_fusion(self.fuses(n.trailing_zeros()));
         let segments = memory::vector_segments(self.prime().k(), n as u128, self.max_buffer).unwrap_or(1);
-        self.kernels_for(segments)?.prepare(self.variant, &shape.radices())
+        self.kernels_for(segments)?.prepare(self.variant, &shape)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -295,7 +328,7 @@ impl Plan {
             return Err(Error::size(None, "batch must be at least 1"));
         }
         let prime = fft.prime().clone();
-        let shape = PlanShape::new(&prime, log_n, batch)?;
+        let shape = PlanShape::new(&prime, log_n, batch)?.with_fusion(fft.fuses(log_n));
         let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
         let (need, segments) = memory::plan_need_split(&prime, shape.n as u128, batch as u128, 1, fft.max_buffer);
         memory::check(&subject, need, Some(&fft.limits()), "")?;
@@ -303,7 +336,7 @@ impl Plan {
         let total = shape.n * batch;
         let seg = total / segments as usize;
         let kernels = fft.kernels_for(segments)?;
-        kernels.prepare(fft.variant, &shape.radices())?;
+        kernels.prepare(fft.variant, &shape)?;
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
         let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
@@ -373,22 +406,34 @@ impl Plan {
         let (n, total) = (self.shape.n as u64, self.total() as u64);
         let log_t = self.shape.twiddle_log();
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
-        for pass in &self.shape.passes {
-            let r = pass.radix as u64;
-            let tw_shift = self.shape.twiddle_shift(pass);
-            kernels.pass(
-                self.fft.variant,
-                pass.radix,
-                &v.bufs,
-                &self.scratch,
-                &self.table,
-                self.seg as u64,
-                n,
-                pass.p as u64,
-                log_t,
-                tw_shift,
-                total / r,
-            )?;
+        for launch in self.shape.launches() {
+            match launch {
+                Launch::Single(pass) => kernels.pass(
+                    self.fft.variant,
+                    pass.radix,
+                    &v.bufs,
+                    &self.scratch,
+                    &self.table,
+                    self.seg as u64,
+                    n,
+                    pass.p as u64,
+                    log_t,
+                    self.shape.twiddle_shift(&pass),
+                    total / pass.radix as u64,
+                )?,
+                Launch::Fused(a, b) => kernels.fused_pass(
+                    a.radix,
+                    &v.bufs,
+                    &self.scratch,
+                    &self.table,
+                    self.seg as u64,
+                    n,
+                    a.p as u64,
+                    log_t,
+                    [self.shape.twiddle_shift(&a), self.shape.twiddle_shift(&b)],
+                    total / (a.radix * b.radix) as u64,
+                )?,
+            }
             std::mem::swap(&mut v.bufs, &mut self.scratch);
         }
         v.valid = true;

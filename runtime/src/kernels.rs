@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use ocl::{Buffer, Kernel, Program, SpatialDims};
 use rayon::prelude::*;
-use srgfn_gen::emit::{self, EmittedFile, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
+use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
+use srgfn_gen::plan::{Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -220,12 +221,19 @@ impl FieldKernels {
         event_times(&events)
     }
 
-    /// Compiles (or loads) every program a list of launches needs, so that
+    /// Compiles (or loads) every program a plan's launches need, so that
     /// later launches do not pay for compilation.
-    pub fn prepare(&self, variant: Variant, dft_sizes: &[usize]) -> Result<()> {
-        for &n in dft_sizes {
-            let (file, _) = self.dft_file(variant, n)?;
-            self.program(&file)?;
+    pub fn prepare(&self, variant: Variant, shape: &PlanShape) -> Result<()> {
+        for launch in shape.launches() {
+            match launch {
+                Launch::Single(pass) => {
+                    let (file, _) = self.dft_file(variant, pass.radix)?;
+                    self.program(&file)?;
+                }
+                Launch::Fused(..) => {
+                    self.program(&format!("{}.cl", fused::name(&self.set.program)))?;
+                }
+            }
         }
         for file in ["transpose.cl", "pointwise.cl"] {
             self.program(file)?;
@@ -285,6 +293,51 @@ impl FieldKernels {
                 Arg::U64(p),
                 Arg::U32(log_t),
                 Arg::U32(tw_shift),
+                Arg::U64(count),
+            ],
+        )
+    }
+
+    /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
+    /// one launch of the fused kernel (`emit::fused`): X → Y, Y ≠ X;
+    /// `count` = total elements / R²; `tw_shift` = the two passes'
+    /// [`PlanShape::twiddle_shift`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn fused_pass(
+        &self,
+        radix: usize,
+        x: &[Buffer<u64>],
+        y: &[Buffer<u64>],
+        w: &Buffer<u64>,
+        plane: u64,
+        n: u64,
+        p: u64,
+        log_t: u32,
+        tw_shift: [u32; 2],
+        count: u64,
+    ) -> Result<()> {
+        let program = &self.set.program;
+        let shape = match FusedShape::of(self.prime.k(), program) {
+            Some(s) if radix == program.size => s,
+            _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {}", self.prime.k()))),
+        };
+        let name = fused::name(program);
+        let (gws, lws) = fused::work_size(&shape, count as usize);
+        self.launch(
+            &format!("{name}.cl"),
+            &emit::sig::fused_pass(&name),
+            gws,
+            Some(lws.into()),
+            &[
+                Arg::Vec(x),
+                Arg::Vec(y),
+                Arg::Buf(w),
+                Arg::U64(plane),
+                Arg::U64(n),
+                Arg::U64(p),
+                Arg::U32(log_t),
+                Arg::U32(tw_shift[0]),
+                Arg::U32(tw_shift[1]),
                 Arg::U64(count),
             ],
         )

@@ -116,30 +116,26 @@ fn butterfly_code(k: usize, name: &str, slots: &[usize], shifts: &[u32]) -> Vec<
 }
 
 #[derive(Serialize)]
-struct Case {
+pub(super) struct Case {
     pos: usize,
     code: String,
 }
 
 #[derive(Serialize)]
-struct StageCtx {
+pub(super) struct StageCtx {
     cases: Vec<Case>,
 }
 
-/// Everything the local template prints for one DFT_R program.
-pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
-    if program.output_shifts.iter().any(|&s| s != 0) {
-        return Err(EmitError::Unsupported(format!("the local variant needs a program without output shifts ({})", program.formula)));
-    }
-    let shape = LocalShape::of(k, program);
-    let w = shape.positions;
-    let stages: Vec<StageCtx> = program
+/// The `switch (position)` cases of every stage of `program`: butterfly b of a
+/// stage in case b mod `positions`, through the macros `{name}_GET`/`_PUT`.
+pub(super) fn stage_cases(k: usize, name: &str, program: &Program, positions: usize) -> Vec<StageCtx> {
+    program
         .stages
         .iter()
         .map(|st| {
-            let mut code: Vec<Vec<String>> = vec![Vec::new(); w];
+            let mut code: Vec<Vec<String>> = vec![Vec::new(); positions];
             for (b, bf) in st.butterflies.iter().enumerate() {
-                code[b % w].extend(butterfly_code(k, name, &bf.slots, &bf.shifts));
+                code[b % positions].extend(butterfly_code(k, name, &bf.slots, &bf.shifts));
             }
             let cases = code
                 .into_iter()
@@ -148,7 +144,22 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
                 .collect();
             StageCtx { cases }
         })
-        .collect();
+        .collect()
+}
+
+/// The local variant needs programs whose outputs need no final shift.
+pub(super) fn check_program(program: &Program) -> Result<(), EmitError> {
+    if program.output_shifts.iter().any(|&s| s != 0) {
+        return Err(EmitError::Unsupported(format!("the local variant needs a program without output shifts ({})", program.formula)));
+    }
+    Ok(())
+}
+
+/// Everything the local template prints for one DFT_R program.
+pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
+    check_program(program)?;
+    let shape = LocalShape::of(k, program);
+    let w = shape.positions;
     ctx.insert("groups", &shape.groups);
     ctx.insert("positions", &w);
     ctx.insert("threads", &shape.threads());
@@ -156,7 +167,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("stride", &shape.slot_stride);
     ctx.insert("lmem_words", &(program.size * shape.slot_stride));
     ctx.insert("lmem_bytes", &shape.bytes(program.size));
-    ctx.insert("stages", &stages);
+    ctx.insert("stages", &stage_cases(k, name, program, w));
     Ok(())
 }
 

@@ -7,6 +7,7 @@ pub mod arith;
 mod auxiliary;
 mod context;
 pub mod digits;
+pub mod fused;
 pub mod lazy;
 pub mod local;
 mod mul;
@@ -22,6 +23,7 @@ use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
 pub use digits::DigitsShape;
+pub use fused::FusedShape;
 pub use local::LocalShape;
 pub use sig::{KernelSig, Param, ParamType};
 
@@ -73,6 +75,7 @@ fn templates() -> &'static Tera {
             ("dft_workgroup.cl.tera", include_str!("../../../templates/dft_workgroup.cl.tera")),
             ("dft_local.cl.tera", include_str!("../../../templates/dft_local.cl.tera")),
             ("dft_digits.cl.tera", include_str!("../../../templates/dft_digits.cl.tera")),
+            ("dft_fused.cl.tera", include_str!("../../../templates/dft_fused.cl.tera")),
             ("dft_tables.cl.tera", include_str!("../../../templates/dft_tables.cl.tera")),
             ("lazy_block.cl.tera", include_str!("../../../templates/lazy_block.cl.tera")),
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
@@ -333,6 +336,31 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     v
 }
 
+/// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
+/// radix K per launch by default (H200, v9: where the fused launches were
+/// faster than one pass per launch; see docs/performance.md).
+pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, u32); 3] = [(2, u32::MAX), (4, 19), (8, 17)];
+
+/// Whether `variant` of the prime has the fused kernel of two DFT_K levels
+/// (the local variant, when two levels of blocks fit local memory).
+pub fn has_fused(prime: &Prime, variant: Variant, radix: Radix) -> bool {
+    variant == Variant::Local
+        && variants_for(prime).contains(&Variant::Local)
+        && Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p)).is_some()
+}
+
+/// Whether plans of size 2^log_n fuse passes by default (see
+/// [`FUSE_DEFAULT_MAX_LOG_N`]; only where the variant can: [`has_fused`]).
+pub fn fuse_default(prime: &Prime, log_n: u32) -> bool {
+    FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, max)| k == prime.k() && log_n <= max)
+}
+
+/// Whether a plan of size 2^log_n with these kernels fuses passes: where the
+/// variant can, as `choice` says, else by [`fuse_default`].
+pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>, log_n: u32) -> bool {
+    has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, log_n))
+}
+
 /// Blocks per work-group and work-items per block of the "workgroup" variant
 /// of DFT_n: R/2 work-items per block (at most 128), and blocks enough for a
 /// work-group of 64 work-items where R is small (the smaller last radix).
@@ -511,6 +539,11 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         };
         files.push(file);
         kernels.extend(entries);
+        if variant == Variant::Local && FusedShape::of(prime.k(), &program).is_some() {
+            let (file, entry) = fused::kernel(prime, &program, &header, opts.segments)?;
+            files.push(file);
+            kernels.push(entry);
+        }
     }
     let size = program.size;
     let mut ctx = tera::Context::new();

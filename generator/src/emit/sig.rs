@@ -168,6 +168,27 @@ pub fn pass(name: &str, x_inout: bool) -> KernelSig {
     sig
 }
 
+/// The fused kernel of two Stockham levels (R, p) and (R, pR): X → Y.
+pub fn fused_pass(name: &str) -> KernelSig {
+    let mut sig = KernelSig::new(
+        name,
+        &[
+            p("X", In, "input"),
+            p("Y", Out, "output, Y != X"),
+            p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
+            p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
+            p("n", ULong, "vector length"),
+            p("p", ULong, "length of the sub-transforms already done"),
+            p("log_t", UInt, "log2 of the table length"),
+            p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
+            p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
+            p("count", ULong, "superblocks = elements / R^2"),
+        ],
+    );
+    sig.segmented = true;
+    sig
+}
+
 /// The auxiliary kernels, by name.
 pub fn aux(name: &str) -> Option<KernelSig> {
     let params: &[Param] = match name {

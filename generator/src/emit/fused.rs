@@ -1,0 +1,160 @@
+//! Two Stockham levels per launch: the "local" variant's DFT_K run twice
+//! through local memory, with the twiddles between the levels.
+//!
+//! Passes (R, p) and (R, pR) of a plan (`plan::Launch::Fused`) touch the same
+//! R² elements x[i0 + s·n/R²] (s < R², i0 < n/R²): level 1 runs DFT_R on the
+//! R columns a (inputs s = a + R·b, b < R) and leaves output t0 of column a
+//! in row `out_slot[t0]`; level 2 runs DFT_R on the R rows.  Each level is
+//! the local variant's straight-line butterfly code (`local::stage_cases`),
+//! every slot and shift a constant, reading slot q at base + q·qs where base
+//! and qs say which column or row the lane holds.  One launch reads and
+//! writes the data once for two levels, which halves the memory trips of the
+//! passes it replaces.
+//!
+//! Local memory: element (a, b), digit d of superblock sb at
+//! d·digit_stride + sb·block_stride + b·row + a (row = R + 1, odd strides so
+//! that a warp's columns and rows fall in different banks).
+
+use serde::Serialize;
+
+use super::local::{self, LocalShape, GROUPS};
+use super::{EmitError, EmittedFile, KernelEntry, Variant, LOCAL_MAX_BYTES};
+use crate::prime::Prime;
+use crate::unroll::Program;
+
+/// Work-items a fused work-group aims for (H200, v9: 256 made k = 2 and 4
+/// 4–10% faster than one warp's worth of superblocks, 64 and 128 work-items).
+pub const FUSED_THREADS: usize = 256;
+
+/// The work-group shape of the fused kernel of a DFT_R program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FusedShape {
+    /// R, the radix of both levels.
+    pub radix: usize,
+    /// Superblocks (R² elements each) per work-group, a multiple of 32 / R:
+    /// a warp's lanes are the columns (rows) of 32 / R superblocks.
+    pub blocks: usize,
+    /// Butterfly positions, as in the local variant.
+    pub positions: usize,
+    /// Words between consecutive rows.
+    pub row: usize,
+    /// Words between consecutive superblocks.
+    pub block_stride: usize,
+    /// Words between consecutive digit planes.
+    pub digit_stride: usize,
+    /// Digits per element.
+    pub k: usize,
+}
+
+impl FusedShape {
+    /// The shape for elements of k digits and the DFT_R program: the most
+    /// superblocks for [`FUSED_THREADS`] work-items that fit
+    /// [`LOCAL_MAX_BYTES`], at least a warp's worth (32 / R); `None` when R
+    /// columns do not fit a warp or that many superblocks do not fit.
+    pub fn of(k: usize, program: &Program) -> Option<FusedShape> {
+        let radix = program.size;
+        if !(2..=GROUPS).contains(&radix) {
+            return None;
+        }
+        let positions = LocalShape::of(k, program).positions;
+        let least = GROUPS / radix;
+        let mut blocks = (FUSED_THREADS / (radix * positions)).max(least);
+        loop {
+            let row = radix + 1;
+            let block_stride = radix * row + 1;
+            let shape = FusedShape { radix, blocks, positions, row, block_stride, digit_stride: blocks * block_stride + 1, k };
+            if shape.bytes() <= LOCAL_MAX_BYTES {
+                return Some(shape);
+            }
+            if blocks == least {
+                return None;
+            }
+            blocks /= 2;
+        }
+    }
+    /// Work-items of a work-group: one per column of its superblocks and
+    /// butterfly position.
+    pub fn threads(&self) -> usize {
+        self.blocks * self.radix * self.positions
+    }
+    /// Words of SL (and bytes of SH).
+    pub fn words(&self) -> usize {
+        self.k * self.digit_stride
+    }
+    /// Local memory of one work-group: 9 bytes per word.
+    pub fn bytes(&self) -> usize {
+        self.words() * 9
+    }
+}
+
+/// The kernel (and, with `.cl`, file) name of the fused DFT_R kernel.
+pub fn name(program: &Program) -> String {
+    format!("{}_fused", super::dft_name(program, super::Variant::Local))
+}
+
+/// Everything the fused template prints for one DFT_R program.
+pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<FusedShape, EmitError> {
+    local::check_program(program)?;
+    let shape = FusedShape::of(k, program).ok_or_else(|| {
+        EmitError::Unsupported(format!("two levels of DFT_{} do not fit {LOCAL_MAX_BYTES} bytes of local memory for k = {k}", program.size))
+    })?;
+    ctx.insert("blocks", &shape.blocks);
+    ctx.insert("square", &(shape.radix * shape.radix));
+    ctx.insert("threads", &shape.threads());
+    ctx.insert("positions", &shape.positions);
+    ctx.insert("row", &shape.row);
+    ctx.insert("block_stride", &shape.block_stride);
+    ctx.insert("digit_stride", &shape.digit_stride);
+    ctx.insert("lmem_words", &shape.words());
+    ctx.insert("lmem_bytes", &shape.bytes());
+    ctx.insert("stages", &local::stage_cases(k, name, program, shape.positions));
+    Ok(shape)
+}
+
+/// The self-contained file of the fused DFT_R kernel and its manifest entry.
+pub fn kernel(prime: &Prime, program: &Program, header: &str, segments: u32) -> Result<(EmittedFile, KernelEntry), EmitError> {
+    let name = name(program);
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments)?;
+    let shape = context(prime.k(), &name, program, &mut ctx)?;
+    let sig = super::sig::fused_pass(&name);
+    ctx.insert("params", &sig.c_params_for(segments));
+    ctx.insert("prologue", &sig.prologue(segments));
+    let src = super::render("dft_fused.cl.tera", &ctx)?;
+    let r = program.size;
+    let entry = KernelEntry {
+        name: name.clone(),
+        file: format!("{name}.cl"),
+        formula: format!("two Stockham passes of radix {r}, (R, p) then (R, pR), in one launch: DFT_{r} = {}", program.formula),
+        args: sig.manifest_args_for(segments),
+        global_work_size: format!("ceil(count / {}) * {}", shape.blocks, shape.threads()),
+        local_work_size: format!("{} (required)", shape.threads()),
+        variant: Some(Variant::Local),
+        descriptor: Some(program.descriptor()),
+    };
+    Ok((EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") }, entry))
+}
+
+/// (global, local) work sizes of the fused kernel for `count` superblocks.
+pub fn work_size(shape: &FusedShape, count: usize) -> (usize, usize) {
+    (count.div_ceil(shape.blocks).max(1) * shape.threads(), shape.threads())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Radix;
+
+    /// Two levels of DFT_K fit for every k of the local variant, both radices.
+    #[test]
+    fn every_local_prime_fits() {
+        for k in [2usize, 4, 8] {
+            for radix in [Radix::R2, Radix::R4] {
+                let p = Program::unroll(k, radix).unwrap();
+                let s = FusedShape::of(k, &p).unwrap_or_else(|| panic!("k = {k}"));
+                assert_eq!(s.blocks * s.radix % GROUPS, 0, "k = {k}: whole warps of columns");
+                assert!(s.bytes() <= LOCAL_MAX_BYTES && s.threads() <= FUSED_THREADS, "k = {k}: {s:?}");
+            }
+        }
+        assert!(FusedShape::of(16, &Program::unroll(16, Radix::R2).unwrap()).is_none());
+    }
+}
