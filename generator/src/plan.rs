@@ -206,6 +206,7 @@ impl PlanShape {
 
     /// One line per launch, for `srgfn plan`.
     pub fn describe(&self) -> String {
+        let launches = self.launches();
         let mut s = format!(
             "forward DFT of N = 2^{} = {} over {} (batch {}): {} Stockham passes in {} launches, twiddle table {} elements\n",
             self.log_n,
@@ -213,10 +214,11 @@ impl PlanShape {
             self.prime,
             self.batch,
             self.passes.len(),
-            self.launches().len(),
+            launches.len(),
             self.table_len
         );
-        let fused: Vec<Pass> = self.launches().iter().filter_map(|l| if let Launch::Fused(_, b) = l { Some(*b) } else { None }).collect();
+        // the second pass of each fused launch
+        let fused: Vec<Pass> = launches.iter().filter_map(|l| if let Launch::Fused(_, b) = l { Some(*b) } else { None }).collect();
         for (i, pass) in self.passes.iter().enumerate() {
             let (r, p) = (pass.radix, pass.p);
             let t = self.n / r;

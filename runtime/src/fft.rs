@@ -101,16 +101,13 @@ impl Fft {
             (Some(m), d) => m.min(d),
             (None, d) => d,
         };
-        match opts.fuse {
-            Some(true) if !emit::has_fused(prime, variant, radix) => {
-                return Err(Error::option(format!(
-                    "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {})",
-                    variant.name(),
-                    prime.k(),
-                    emit::LOCAL_MAX_K
-                )))
-            }
-            _ => {}
+        if opts.fuse == Some(true) && !emit::has_fused(prime, variant, radix) {
+            return Err(Error::option(format!(
+                "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {})",
+                variant.name(),
+                prime.k(),
+                emit::LOCAL_MAX_K
+            )));
         }
         Ok(Fft {
             kernels: Arc::new(kernels),

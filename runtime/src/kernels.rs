@@ -54,6 +54,23 @@ enum Arg<'a> {
     U32(u32),
 }
 
+/// The arguments of a Stockham kernel in the order of `emit::sig`'s
+/// `stockham`: X, Y, W, (plane, n, p), log_t, the twiddle shifts, count.
+fn stockham_args<'a>(
+    x: &'a [Buffer<u64>],
+    y: &'a [Buffer<u64>],
+    w: &'a Buffer<u64>,
+    [plane, n, p]: [u64; 3],
+    log_t: u32,
+    shifts: &[u32],
+    count: u64,
+) -> Vec<Arg<'a>> {
+    let mut args = vec![Arg::Vec(x), Arg::Vec(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U32(log_t)];
+    args.extend(shifts.iter().map(|&s| Arg::U32(s)));
+    args.push(Arg::U64(count));
+    args
+}
+
 impl Arg<'_> {
     /// Whether the argument fits a parameter of type `ty` whose vectors come in `segments`.
     fn fits(&self, ty: ParamType, segments: u32) -> bool {
@@ -279,23 +296,7 @@ impl FieldKernels {
         let program = self.dft_program(radix)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant == Variant::Workgroup);
-        self.launch(
-            &file,
-            &sig,
-            gws,
-            Some(lws.into()),
-            &[
-                Arg::Vec(x),
-                Arg::Vec(y),
-                Arg::Buf(w),
-                Arg::U64(plane),
-                Arg::U64(n),
-                Arg::U64(p),
-                Arg::U32(log_t),
-                Arg::U32(tw_shift),
-                Arg::U64(count),
-            ],
-        )
+        self.launch(&file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift], count))
     }
 
     /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
@@ -323,24 +324,8 @@ impl FieldKernels {
         };
         let name = fused::name(program);
         let (gws, lws) = fused::work_size(&shape, count as usize);
-        self.launch(
-            &format!("{name}.cl"),
-            &emit::sig::fused_pass(&name),
-            gws,
-            Some(lws.into()),
-            &[
-                Arg::Vec(x),
-                Arg::Vec(y),
-                Arg::Buf(w),
-                Arg::U64(plane),
-                Arg::U64(n),
-                Arg::U64(p),
-                Arg::U32(log_t),
-                Arg::U32(tw_shift[0]),
-                Arg::U32(tw_shift[1]),
-                Arg::U64(count),
-            ],
-        )
+        let args = stockham_args(x, y, w, [plane, n, p], log_t, &tw_shift, count);
+        self.launch(&format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.

@@ -539,7 +539,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         };
         files.push(file);
         kernels.extend(entries);
-        if variant == Variant::Local && FusedShape::of(prime.k(), &program).is_some() {
+        if has_fused(prime, variant, opts.radix) {
             let (file, entry) = fused::kernel(prime, &program, &header, opts.segments)?;
             files.push(file);
             kernels.push(entry);

@@ -148,45 +148,46 @@ impl KernelSig {
 
 use ParamType::*;
 
-/// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
-pub fn pass(name: &str, x_inout: bool) -> KernelSig {
-    let mut sig = KernelSig::new(
-        name,
-        &[
-            p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
-            p("Y", Out, "output, Y != X"),
-            p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
-            p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
-            p("n", ULong, "vector length"),
-            p("p", ULong, "length of the sub-transforms already done"),
-            p("log_t", UInt, "log2 of the table length"),
-            p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)"),
-            p("count", ULong, "blocks (DFTs) = elements / R"),
-        ],
-    );
+/// A Stockham kernel's parameters: X → Y with twiddles from W, then its
+/// twiddle shifts and its count (of blocks).
+fn stockham(name: &str, x: Param, shifts: &[Param], count: Param) -> KernelSig {
+    let mut params = vec![
+        x,
+        p("Y", Out, "output, Y != X"),
+        p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
+        p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
+        p("n", ULong, "vector length"),
+        p("p", ULong, "length of the sub-transforms already done"),
+        p("log_t", UInt, "log2 of the table length"),
+    ];
+    params.extend_from_slice(shifts);
+    params.push(count);
+    let mut sig = KernelSig::new(name, &params);
     sig.segmented = true;
     sig
 }
 
+/// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
+pub fn pass(name: &str, x_inout: bool) -> KernelSig {
+    stockham(
+        name,
+        p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
+        &[p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)")],
+        p("count", ULong, "blocks (DFTs) = elements / R"),
+    )
+}
+
 /// The fused kernel of two Stockham levels (R, p) and (R, pR): X → Y.
 pub fn fused_pass(name: &str) -> KernelSig {
-    let mut sig = KernelSig::new(
+    stockham(
         name,
+        p("X", In, "input"),
         &[
-            p("X", In, "input"),
-            p("Y", Out, "output, Y != X"),
-            p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
-            p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
-            p("n", ULong, "vector length"),
-            p("p", ULong, "length of the sub-transforms already done"),
-            p("log_t", UInt, "log2 of the table length"),
             p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
             p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
-            p("count", ULong, "superblocks = elements / R^2"),
         ],
-    );
-    sig.segmented = true;
-    sig
+        p("count", ULong, "superblocks = elements / R^2"),
+    )
 }
 
 /// The auxiliary kernels, by name.
