@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{has_fused, plan_fuses, variants_for};
+use srgfn_gen::emit::{check_fuse, plan_fuses, variants_for};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Field, Prime};
@@ -222,14 +222,9 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let log_n = args.n.pow2("N")?;
     let batch = args.batch.count("--batch", 1, 1 << 20)?;
     let variant = variants_for(&prime)[0];
-    if args.fuse == Some(FuseArg::On) && !has_fused(&prime, variant, Radix::R2) {
-        bail!(
-            "--fuse on: the {} variant of k = {} has no fused kernel (two levels are fused by the local variant, k ≤ 8)",
-            variant.name(),
-            prime.k()
-        );
-    }
-    let fused = plan_fuses(&prime, variant, Radix::R2, args.fuse.map(|f| f.on()), log_n);
+    let fuse = args.fuse.map(FuseArg::on);
+    check_fuse(&prime, variant, Radix::R2, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
+    let fused = plan_fuses(&prime, variant, Radix::R2, fuse, log_n);
     let shape = PlanShape::new(&prime, log_n, batch as usize)?.with_fusion(fused);
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);

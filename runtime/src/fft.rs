@@ -101,14 +101,7 @@ impl Fft {
             (Some(m), d) => m.min(d),
             (None, d) => d,
         };
-        if opts.fuse == Some(true) && !emit::has_fused(prime, variant, radix) {
-            return Err(Error::option(format!(
-                "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {})",
-                variant.name(),
-                prime.k(),
-                emit::LOCAL_MAX_K
-            )));
-        }
+        emit::check_fuse(prime, variant, radix, opts.fuse).map_err(|e| Error::option(e.to_string()))?;
         Ok(Fft {
             kernels: Arc::new(kernels),
             segmented: Arc::default(),

@@ -349,6 +349,19 @@ pub fn has_fused(prime: &Prime, variant: Variant, radix: Radix) -> bool {
         && Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p)).is_some()
 }
 
+/// Refuses a request for fused launches (`choice` = `Some(true)`) where the
+/// variant has no fused kernel.
+pub fn check_fuse(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>) -> Result<(), EmitError> {
+    if choice == Some(true) && !has_fused(prime, variant, radix) {
+        return Err(EmitError::Unsupported(format!(
+            "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {LOCAL_MAX_K})",
+            variant.name(),
+            prime.k()
+        )));
+    }
+    Ok(())
+}
+
 /// Whether plans of size 2^log_n fuse passes by default (see
 /// [`FUSE_DEFAULT_MAX_LOG_N`]; only where the variant can: [`has_fused`]).
 pub fn fuse_default(prime: &Prime, log_n: u32) -> bool {
