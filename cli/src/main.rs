@@ -15,6 +15,7 @@ mod primes;
 mod progress;
 mod report;
 mod size;
+mod split;
 mod transform;
 mod verify;
 
@@ -71,6 +72,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// A batch of transforms or products spread over several devices (`--devices all`), timed against the first alone.
     Batch(batch::BatchArgs),
+    /// One transform or product split over the devices (four-step, host memory between the steps), timed against the first device alone.
+    Split(split::SplitArgs),
     /// Check this device's kernels against the host reference (field operations, transforms, products).
     Check(check::CheckArgs),
 }
@@ -106,5 +109,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::bench(args),
         Command::Batch(args) => batch::batch(args),
         Command::Check(args) => check::check(args),
+        Command::Split(args) => split::split(args),
     }
 }

@@ -434,3 +434,36 @@ fn batch_over_two_contexts_matches_one_device_and_the_host() {
     let o = srgfn(&["batch", "--prime", P, "--n", "2^6", "--devices", "9"]);
     assert!(!o.status.success() && stderr(&o).contains("device index 9 does not exist"), "{}", stderr(&o));
 }
+
+#[test]
+fn split_over_two_contexts_matches_one_device_and_the_host() {
+    let json = tmp("split.json");
+    let o = srgfn(&[
+        "split",
+        "--prime",
+        P,
+        "--n",
+        "2^10",
+        "--devices",
+        "0,0",
+        "--products",
+        "--chunk",
+        "2^6",
+        "--reps",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("identical, word for word") && out.contains("host reference at 2 random points: agrees"), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["split"], serde_json::json!([32, 32]));
+    assert_eq!(j["all"]["split"]["chunks"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 4 * 16);
+    let o = srgfn(&["split", "--prime", P, "--n", "2^8", "--devices", "0,0", "--reps", "1"]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("agrees"), "{}", stderr(&o));
+    let o = srgfn(&["split", "--prime", P, "--n", "2^8", "--chunk", "2^2", "--devices", "0"]);
+    assert!(!o.status.success() && stderr(&o).contains("at least N2 = 2^4"), "{}", stderr(&o));
+    let o = srgfn(&["split", "--prime", P, "--n", "2^2", "--devices", "0"]);
+    assert!(!o.status.success() && stderr(&o).contains("the four-step split takes N ≥ 2^4"), "{}", stderr(&o));
+}

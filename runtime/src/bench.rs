@@ -231,7 +231,7 @@ fn random_digits(fft: &Fft, len: usize, seed: u64) -> Vec<Digits> {
 
 /// `len` random canonical elements (digits below r) as flat digit words,
 /// element after element, generated on every core in blocks seeded from `seed`.
-fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
+pub fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
     use rayon::prelude::*;
     const BLOCK: usize = 1 << 16;
     let (k, r) = (fft.prime().k(), fft.prime().r());

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 use ocl::Buffer;
+use rayon::prelude::*;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::{Launch, PlanShape};
 use srgfn_gen::rules::Radix;
@@ -34,7 +35,10 @@ use crate::kernels::FieldKernels;
 use crate::memory;
 use crate::session::Session;
 
+mod fourstep;
 mod transfer;
+
+pub use fourstep::{FourStep, FourStepStats};
 
 /// Transforms and products over one prime on one device: the prime's
 /// kernels (emitted, and built on first use) and the options they were
@@ -202,13 +206,30 @@ impl Fft {
 
     /// Product of two polynomials mod p (coefficients lowest degree first,
     /// each below p): the la + lb − 1 coefficients.  The values are converted
-    /// to and from base r on the device.  [`Error::InvalidInput`] for an empty
-    /// factor or a value ≥ p; [`Error::UnsupportedSize`] or
-    /// [`Error::OutOfMemory`] when the product is too long for the prime or device.
+    /// to and from base r on the device.  A product that does not fit the
+    /// device whole streams through host memory ([`FourStep`]).
+    /// [`Error::InvalidInput`] for an empty factor or a value ≥ p;
+    /// [`Error::UnsupportedSize`] or [`Error::OutOfMemory`] when the product
+    /// is too long for the prime, or fits neither the device nor the split.
     pub fn poly_mul(&self, a: &[BigUint], b: &[BigUint]) -> Result<Vec<BigUint>> {
+        let n = self.product_n(a.len(), b.len())?;
+        if let Some(split) = self.streamed(a.len(), b.len(), n)? {
+            let k = self.prime().k();
+            let words = |v: &[BigUint]| -> Result<Vec<u64>> {
+                let digits = v
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, x)| self.field.from_biguint(x).map_err(|e| Error::from(e).at_element(i)))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(digits.concat())
+            };
+            let c = split.product_digits(&words(a)?, &words(b)?)?;
+            return c.par_chunks(k).map(|w| self.field.to_biguint(w).map_err(Error::from)).collect();
+        }
         self.product(
             a.len(),
             b.len(),
+            n,
             |plan, first| plan.upload_padded(if first { a } else { b }),
             |plan, v, len| plan.download_prefix(v, len),
         )
@@ -218,6 +239,7 @@ impl Fft {
     /// element after element (k words per coefficient, least significant digit
     /// first, as `srgfn fft --format bin`); returns the la + lb − 1
     /// coefficients in the same layout.  No base conversion: the fastest path.
+    /// Streams through host memory where the product does not fit the device.
     pub fn poly_mul_digits(&self, a: &[u64], b: &[u64]) -> Result<Vec<u64>> {
         let k = self.prime().k();
         if !a.len().is_multiple_of(k) || !b.len().is_multiple_of(k) {
@@ -228,24 +250,22 @@ impl Fft {
             )));
         }
         let (la, lb) = (a.len() / k, b.len() / k);
+        let n = self.product_n(la, lb)?;
+        if let Some(split) = self.streamed(la, lb, n)? {
+            return split.product_digits(a, b);
+        }
         self.product(
             la,
             lb,
+            n,
             |plan, first| plan.upload_digit_words(if first { a } else { b }),
             |plan, v, len| plan.download_digit_words(v, len),
         )
     }
 
-    /// The product driver: uploads both factors (padded to N ≥ la + lb − 1),
-    /// two forward transforms, the pointwise product, one inverse, and the
-    /// download of the first la + lb − 1 elements; `SRGFN_TRACE` prints the phases.
-    fn product<T>(
-        &self,
-        la: usize,
-        lb: usize,
-        upload: impl Fn(&mut Plan, bool) -> Result<DeviceVec>,
-        download: impl FnOnce(&mut Plan, &DeviceVec, usize) -> Result<T>,
-    ) -> Result<T> {
+    /// The transform size of a product of la × lb coefficients: the power of
+    /// two N ≥ la + lb − 1 (at least 2); refused when empty or beyond the prime.
+    fn product_n(&self, la: usize, lb: usize) -> Result<usize> {
         if la == 0 || lb == 0 {
             return Err(Error::input("polynomial product of an empty polynomial: give at least one coefficient each"));
         }
@@ -261,9 +281,35 @@ impl Fft {
                 ),
             ));
         }
-        // two data vectors besides the plan's scratch and table
+        Ok(n)
+    }
+
+    /// None when a product of size n fits the device whole (two data vectors
+    /// besides the plan's scratch and table); else the four-step split that
+    /// streams it through host memory, when the device is what is short.
+    fn streamed(&self, la: usize, lb: usize, n: usize) -> Result<Option<FourStep>> {
         let need = memory::plan_need_split(self.prime(), n as u128, 1, 2, self.max_buffer).0;
-        memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "")?;
+        match memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "") {
+            Ok(()) => Ok(None),
+            Err(Error::OutOfMemory(s)) if s.device_short() && n.trailing_zeros() >= fourstep::min_log_n(self.prime()) => {
+                self.four_step(n, None).map(Some)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The product driver: uploads both factors (padded to N ≥ la + lb − 1),
+    /// two forward transforms, the pointwise product, one inverse, and the
+    /// download of the first la + lb − 1 elements; `SRGFN_TRACE` prints the phases.
+    fn product<T>(
+        &self,
+        la: usize,
+        lb: usize,
+        n: usize,
+        upload: impl Fn(&mut Plan, bool) -> Result<DeviceVec>,
+        download: impl FnOnce(&mut Plan, &DeviceVec, usize) -> Result<T>,
+    ) -> Result<T> {
+        let len = la + lb - 1;
         let mut t = std::time::Instant::now();
         let mut phase = |name: &str| {
             trace_phase(&format!("poly_mul {name}"), t);

@@ -416,6 +416,42 @@ impl FieldKernels {
         )
     }
 
+    /// The four-step twiddles: element i of vector j (vectors of length m,
+    /// column c0 + j) times ω^{±(c0 + j)·i}, ω the root of N = K·2^log_t, with
+    /// `A[u]` = ω^{u·2^log_c} and `B[v]` = ω^v (see the kernel).
+    #[allow(clippy::too_many_arguments)]
+    pub fn fourstep_twiddle(
+        &self,
+        x: &Buffer<u64>,
+        plane: u64,
+        tables: (&Buffer<u64>, &Buffer<u64>),
+        log_t: u32,
+        log_c: u32,
+        c0: u64,
+        m: u64,
+        inverse: bool,
+        count: u64,
+    ) -> Result<()> {
+        self.aux(
+            "twiddle.cl",
+            "fourstep_twiddle",
+            round_up(count as usize, WG),
+            Some(WG.into()),
+            &[
+                Arg::Buf(x),
+                Arg::U64(plane),
+                Arg::Buf(tables.0),
+                Arg::Buf(tables.1),
+                Arg::U32(log_t),
+                Arg::U32(log_c),
+                Arg::U64(c0),
+                Arg::U64(m),
+                Arg::U32(inverse as u32),
+                Arg::U64(count),
+            ],
+        )
+    }
+
     /// Y_b = X_b^T for `batch` row-major rows × cols matrices of words.
     pub fn transpose(&self, x: &Buffer<u64>, y: &Buffer<u64>, rows: u32, cols: u32, batch: u32) -> Result<()> {
         let gws = SpatialDims::Three(round_up(cols as usize, TILE), round_up(rows as usize, TILE), batch as usize);
@@ -559,6 +595,17 @@ impl FieldKernels {
     /// Reads a buffer back (waits for the queue).
     pub fn download(&self, b: &Buffer<u64>) -> Result<Vec<u64>> {
         self.download_prefix(b, b.len())
+    }
+
+    /// Reads the first `out.len()` words of a buffer into `out` (waits for the queue).
+    pub fn read_into(&self, b: &Buffer<u64>, out: &mut [u64]) -> Result<()> {
+        if self.session.faults.hit(Fault::Read) {
+            return Err(Faults::error(Fault::Read, "read from the device"));
+        }
+        if !out.is_empty() {
+            b.read(out).enq().or_device(|| "cannot read results back from the device".into())?;
+        }
+        Ok(())
     }
 
     /// Reads the first `len` words of a buffer back (waits for the queue).

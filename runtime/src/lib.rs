@@ -41,6 +41,6 @@ pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};
 pub use device_vec::DeviceVec;
 pub use error::{Error, Misuse, Result, INSTALL_HINT};
-pub use fft::{Fft, FftOptions, Plan};
+pub use fft::{Fft, FftOptions, FourStep, FourStepStats, Plan};
 pub use multi::{shares, Devices, MultiFft, MultiPlan, MultiVec};
 pub use session::Session;

@@ -71,6 +71,11 @@ pub struct Shortfall {
 }
 
 impl Shortfall {
+    /// Whether the device (its memory or its largest buffer), not the host, is short.
+    pub fn device_short(&self) -> bool {
+        let (n, a) = (&self.needed, &self.available);
+        a.device.is_some_and(|d| n.device > d) || a.buffer.is_some_and(|b| n.buffer > b)
+    }
     /// The [`Error::OutOfMemory`] of this shortfall.
     pub(crate) fn into_error(self) -> Error {
         Error::OutOfMemory(Box::new(self))

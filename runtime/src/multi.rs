@@ -35,7 +35,7 @@ use crate::cache::ProgramCache;
 use crate::device::{list_devices, select_device};
 use crate::device_vec::DeviceVec;
 use crate::error::{Error, Misuse, Result};
-use crate::fft::{Fft, FftOptions, Plan};
+use crate::fft::{Fft, FftOptions, FourStep, Plan};
 use crate::session::Session;
 
 /// The devices a piece of work is spread over: one [`Session`] each, in order.
@@ -153,6 +153,13 @@ impl MultiFft {
         let shares = shares(batch, self.ffts.len());
         let plans = each(self.ffts.iter().zip(&shares).collect(), |(f, share)| f.plan(n, share.len()))?;
         Ok(MultiPlan { plans, shares, n, id: NEXT_MULTI_ID.fetch_add(1, Ordering::Relaxed) })
+    }
+
+    /// One transform or product of size n split over the devices by the
+    /// four-step decomposition ([`FourStep`]), in chunks of at most `chunk`
+    /// elements (default: as large as fit every device).
+    pub fn four_step(&self, n: usize, chunk: Option<usize>) -> Result<FourStep> {
+        FourStep::new(self.ffts.clone(), n, chunk)
     }
 
     /// Products of polynomial pairs mod p (as [`Fft::poly_mul`]), the pairs

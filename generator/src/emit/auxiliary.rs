@@ -21,7 +21,7 @@ pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'stati
         pointwise.push("pointwise_mul_lazy");
     }
     vec![
-        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle"]),
+        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle", "fourstep_twiddle"]),
         ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
         ("pointwise.cl", "pointwise.cl.tera", pointwise),
         ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
@@ -31,6 +31,7 @@ pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'stati
 pub(super) fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
     let (formula, gws, lws): (&str, &str, String) = match name {
         "twiddle" => ("I_B ⊗ D_{m,J}", "count", "any".into()),
+        "fourstep_twiddle" => ("X_{j,i} ← ω_N^{±(c0 + j)·i} X_{j,i} (four-step split)", "count", "any".into()),
         "transpose" => (
             "I_batch ⊗ L^{rows·cols}_{cols} (per 64-bit word)",
             "(ceil(cols/TILE)·TILE, ceil(rows/TILE)·TILE, batch)",

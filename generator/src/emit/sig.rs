@@ -203,6 +203,18 @@ pub fn aux(name: &str) -> Option<KernelSig> {
             p("step", ULong, "omega_mJ = w^step"),
             p("count", ULong, "elements"),
         ],
+        "fourstep_twiddle" => &[
+            p("X", InOut, "count / m vectors of length m (columns c0, c0 + 1, …)"),
+            p("plane", ULong, ""),
+            p("A", Table, "omega^(u 2^log_c), u < 2^(log_t - log_c)"),
+            p("B", Table, "omega^v, v < 2^log_c"),
+            p("log_t", UInt, "N = K 2^log_t, omega^(2^log_t) = r"),
+            p("log_c", UInt, ""),
+            p("c0", ULong, "column of the first vector"),
+            p("m", ULong, "vector length N1"),
+            p("inverse", UInt, "1: omega^-e"),
+            p("count", ULong, "elements"),
+        ],
         "transpose" => &[p("X", WordsIn, ""), p("Y", WordsOut, ""), p("rows", UInt, ""), p("cols", UInt, "")],
         "radix2_general" => &[
             p("X", In, ""),

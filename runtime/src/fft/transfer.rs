@@ -35,12 +35,12 @@ impl Plan {
         memory::element_bytes(self.fft.prime().k(), 1) + 40
     }
 
-    fn new_vec(&self, bufs: Vec<Buffer<u64>>) -> DeviceVec {
+    pub(super) fn new_vec(&self, bufs: Vec<Buffer<u64>>) -> DeviceVec {
         DeviceVec::new(bufs, self.owner.clone())
     }
 
     /// A new vector's segments, uninitialised.
-    fn alloc_vec(&self) -> Result<Vec<Buffer<u64>>> {
+    pub(super) fn alloc_vec(&self) -> Result<Vec<Buffer<u64>>> {
         (0..self.scratch.len()).map(|_| self.kernels.alloc(self.seg * self.fft.prime().k())).collect()
     }
 
