@@ -8,7 +8,9 @@
 //!   sizes (powers of K and sizes that are not) against the host radix-2 FFT,
 //!   the inverse of each back to the input, and a batch of two;
 //! * polynomial products of lengths that are not powers of two against the
-//!   schoolbook product.
+//!   schoolbook product;
+//! * the four-step split (transforms and products in chunks through host
+//!   memory) against the host FFT and the schoolbook product.
 //!
 //! Inputs are the representation's edge values followed by random elements.
 //! Every case is one [`Case`]; a failed case says how many outputs differ.
@@ -226,6 +228,32 @@ fn product(fft: &Fft, la: usize, lb: usize) -> Result<(bool, String)> {
     })
 }
 
+/// The four-step split in its smallest chunks (one row each): the forward
+/// transform of size n against the host FFT, and a product of K × K
+/// coefficients (N = 2K) against the schoolbook product.
+fn split(fft: &Fft, n: usize) -> Result<(bool, String)> {
+    let (f, k) = (fft.field(), fft.prime().k());
+    let rows = |n: usize| Some(1usize << (n.trailing_zeros() - n.trailing_zeros() / 2));
+    let x = inputs(f, n, 78);
+    let mut want = x.clone();
+    host_fft(f, &mut want)?;
+    let got: Vec<Digits> = fft.four_step(n, rows(n))?.forward_digits(&x.concat())?.chunks(k).map(<[u64]>::to_vec).collect();
+    if let Some(d) = differ(&got, &want) {
+        return Ok((false, format!("forward: {d}")));
+    }
+    let kk = fft.prime().base_size();
+    let (a, b) = (inputs(f, kk, 5), inputs(f, kk, 6).into_iter().rev().collect::<Vec<_>>());
+    let got: Vec<Digits> =
+        fft.four_step(2 * kk, rows(2 * kk))?.product_digits(&a.concat(), &b.concat())?.chunks(k).map(<[u64]>::to_vec).collect();
+    let to_values = |d: &[Digits]| -> Result<Vec<BigUint>> { d.iter().map(|x| Ok(f.to_biguint(x)?)).collect() };
+    let want = schoolbook_mul(fft.prime(), &to_values(&a)?, &to_values(&b)?);
+    Ok(if to_values(&got)? == want {
+        (true, format!("forward vs host FFT; a product of {kk} × {kk} vs schoolbook"))
+    } else {
+        (false, format!("the product of {kk} × {kk} differs from schoolbook"))
+    })
+}
+
 fn log2_label(n: usize) -> String {
     format!("2^{}", n.trailing_zeros())
 }
@@ -284,6 +312,10 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 if variant == variants_for(prime)[0] {
                     for (la, lb) in [(1, 3), (37, 50), (100, 157)] {
                         cases.push(case(prime, format!("{label} polymul {la} x {lb}"), report, || product(&fft, la, lb)));
+                    }
+                    let min = 1usize << crate::fft::min_split_log_n(prime);
+                    if let (Radix::R2, Some(&n)) = (radix, sizes.iter().rev().find(|&&n| n >= min)) {
+                        cases.push(case(prime, format!("{label} four-step split N={}", log2_label(n)), report, || split(&fft, n)));
                     }
                 }
             }

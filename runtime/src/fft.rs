@@ -38,6 +38,7 @@ use crate::session::Session;
 mod fourstep;
 mod transfer;
 
+pub(crate) use fourstep::min_log_n as min_split_log_n;
 pub use fourstep::{FourStep, FourStepStats};
 
 /// Transforms and products over one prime on one device: the prime's

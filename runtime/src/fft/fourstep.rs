@@ -169,6 +169,11 @@ pub struct FourStep {
     stats: Mutex<FourStepStats>,
 }
 
+/// The default chunk's size bound: large enough that transfers and launches
+/// run at full speed, small enough that each device thread's host staging
+/// buffer stays small.
+const DEFAULT_CHUNK_BYTES: u128 = 1 << 30;
+
 /// log2 of the smallest N the split takes: N1, N2 ≥ 2 and N ≥ K (so that ω_N^{N/K} = r).
 pub(crate) fn min_log_n(prime: &Prime) -> u32 {
     prime.base_size().trailing_zeros().max(2)
@@ -185,8 +190,8 @@ fn chunk_need(prime: &Prime, log_m: u32, log_e: u32, table_elements: usize) -> m
 impl FourStep {
     /// The split of size n over `ffts` (one per device, the same prime and
     /// options), in chunks of at most `chunk` elements (default: the most that
-    /// fit every device, leaving an eighth of its memory free, and at most
-    /// N / D over D devices so that each has work in every step).
+    /// fit every device, leaving an eighth of its memory free, at most
+    /// 1 GiB, and at most N / D over D devices so that each has work in every step).
     pub(crate) fn new(ffts: Vec<Fft>, n: usize, chunk: Option<usize>) -> Result<FourStep> {
         let prime = ffts.first().ok_or_else(|| Error::option("the four-step split needs at least one device"))?.prime().clone();
         if let Some(f) = ffts.iter().find(|f| f.prime() != &prime) {
@@ -209,9 +214,11 @@ impl FourStep {
         // the chunk: at most N, the caller's bound, and 2^31 elements (the
         // layout changes index words with 32 bits); then halved until it fits
         let mut log_e = log_n.min(31);
-        if chunk.is_none() && ffts.len() > 1 {
-            // every device gets a chunk of each step
-            log_e = log_e.min(log_n - ffts.len().next_power_of_two().trailing_zeros()).max(log_n2);
+        if chunk.is_none() {
+            // a chunk of at most DEFAULT_CHUNK_BYTES (its host staging buffer too), and with
+            // several devices at most N / D, so that every device gets a chunk of each step
+            let cap = (DEFAULT_CHUNK_BYTES / memory::element_bytes(prime.k(), 1)).max(1).ilog2();
+            log_e = log_e.min(cap).min(log_n - ffts.len().next_power_of_two().trailing_zeros()).max(log_n2);
         }
         if let Some(c) = chunk {
             if !c.is_power_of_two() || c < 1 << log_n2 {
@@ -276,10 +283,11 @@ impl FourStep {
     }
 
     /// Zeroed host words for `elements` elements, after checking host memory
-    /// for `peak` elements in all.
+    /// for `peak` elements in all and every device thread's staging chunk.
     fn host_array(&self, what: &str, elements: usize, peak: usize) -> Result<Vec<u64>> {
         let k = self.prime.k();
-        memory::check_host(what, memory::element_bytes(k, peak as u128))?;
+        let staging = self.ffts.len() as u128 * self.chunk as u128;
+        memory::check_host(what, memory::element_bytes(k, peak as u128 + staging))?;
         Ok(vec![0u64; elements * k])
     }
 
@@ -291,7 +299,7 @@ impl FourStep {
         self.check_input("the input", x, self.n())?;
         let k = self.prime.k();
         let (n1, n2) = self.split();
-        let what = format!("the four-step transform of N = 2^{} (two arrays of N elements)", self.log_n);
+        let what = format!("the four-step transform of N = 2^{} (two arrays of N elements and a chunk per device)", self.log_n);
         let mut a = self.host_array(&what, self.n(), 2 * self.n())?;
         let mut steps = Vec::new();
         let columns = |dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize| {
@@ -336,7 +344,7 @@ impl FourStep {
             return Err(Error::input(format!("a product of {la} × {lb} coefficients needs 1 ≤ la + lb − 1 ≤ N = 2^{}", self.log_n)));
         }
         let (_, n2) = self.split();
-        let what = format!("the four-step product of N = 2^{} (two arrays of N elements)", self.log_n);
+        let what = format!("the four-step product of N = 2^{} (two arrays of N elements and a chunk per device)", self.log_n);
         let mut fa = self.host_array(&what, n, 2 * n)?;
         let mut fb = self.host_array(&what, n, 2 * n)?;
         let mut steps = Vec::new();
