@@ -166,6 +166,8 @@ pub struct FourStep {
     log_c: u32,
     /// Per device: A[u] = ω_N^{u·2^log_c}, B[v] = ω_N^v, digit-major.
     tables: Vec<(Buffer<u64>, Buffer<u64>)>,
+    /// Per device: its staging chunk, made by its first step and kept.
+    staging: Vec<Mutex<Option<Staging>>>,
     stats: Mutex<FourStepStats>,
 }
 
@@ -247,7 +249,8 @@ impl FourStep {
         let (a, b) = rayon::join(|| powers(field, &w, 0, 1 << log_c, 1 << (log_t - log_c)), || powers(field, &w, 0, 1, 1 << log_c));
         let (a, b) = (crate::layout::to_digit_major(&a?, prime.k()), crate::layout::to_digit_major(&b?, prime.k()));
         let tables = ffts.iter().map(|f| Ok((f.kernels().upload(&a)?, f.kernels().upload(&b)?))).collect::<Result<_>>()?;
-        Ok(FourStep { ffts, prime, log_n, log_n1, chunk: 1 << log_e, log_t, log_c, tables, stats: Mutex::default() })
+        let staging = ffts.iter().map(|_| Mutex::default()).collect();
+        Ok(FourStep { ffts, prime, log_n, log_n1, chunk: 1 << log_e, log_t, log_c, tables, staging, stats: Mutex::default() })
     }
 
     /// The transform size N.
@@ -468,7 +471,8 @@ impl FourStep {
             return Err(Error::internal("a four-step chunk must fit one buffer"));
         }
         let mut vecs = (0..step.inputs.len()).map(|_| Ok(plan.new_vec(plan.alloc_vec()?))).collect::<Result<Vec<_>>>()?;
-        let mut staging = vec![0u64; self.chunk * k];
+        let mut kept = self.staging[dev].lock().expect("staging");
+        let staging = kept.get_or_insert_with(|| Staging::new(&self.ffts[dev], self.chunk * k));
         let block_bytes = memory::element_bytes(k, self.chunk as u128);
         while !stop.load(Ordering::Relaxed) {
             let c = next.fetch_add(1, Ordering::Relaxed);
@@ -480,13 +484,13 @@ impl FourStep {
             for (v, src) in vecs.iter_mut().zip(&step.inputs) {
                 let (_, run, start, stride) = step.side_in.runs(first, b, m);
                 staging.par_chunks_mut(run * k).enumerate().for_each(|(r, dst)| src.get(start + r * stride, dst));
-                fill(&mut plan, v, &staging, step.side_in.is_columns().then_some((m, b)))?;
+                fill(&mut plan, v, staging, step.side_in.is_columns().then_some((m, b)))?;
             }
             let t1 = Instant::now();
             (step.op)(dev, &mut plan, &mut vecs, first)?;
             plan.finish()?;
             let t2 = Instant::now();
-            drain(&mut plan, &mut vecs[0], step.side_out.is_columns().then_some((b, m)), &mut staging)?;
+            drain(&mut plan, &mut vecs[0], step.side_out.is_columns().then_some((b, m)), staging)?;
             let (_, run, start, stride) = step.side_out.runs(first, b, m);
             staging.par_chunks(run * k).enumerate().for_each(|(r, src)| step.output.put(start + r * stride, src));
             share.transfer_s += (t1 - t).as_secs_f64() + t2.elapsed().as_secs_f64();
@@ -502,6 +506,51 @@ impl<'a> Host<'a> {
     /// A second handle on the same array (for a step that reads and writes it; see the invariant).
     fn alias(&self) -> Host<'a> {
         Host { ptr: self.ptr, len: self.len, k: self.k, writable: self.writable, _data: PhantomData }
+    }
+}
+
+/// A worker's staging chunk: host memory the platform allocates for the
+/// device (`CL_MEM_ALLOC_HOST_PTR`, page-locked on NVIDIA, so that writes and
+/// reads from it run by DMA instead of through the driver's own bounce
+/// buffer), mapped once for the worker's life; plain memory where the
+/// platform refuses.
+enum Staging {
+    Pinned { map: Box<ocl::MemMap<u64>>, _buf: Buffer<u64> },
+    Plain(Vec<u64>),
+}
+
+impl Staging {
+    fn new(fft: &Fft, len: usize) -> Staging {
+        let pinned = Buffer::<u64>::builder()
+            .queue(fft.session().queue.clone())
+            .flags(ocl::flags::MEM_READ_WRITE | ocl::flags::MEM_ALLOC_HOST_PTR)
+            .len(len.max(1))
+            .build()
+            // SAFETY: the only mapping of a buffer this worker alone holds, unmapped when dropped.
+            .and_then(|buf| unsafe { buf.map().flags(ocl::flags::MAP_READ | ocl::flags::MAP_WRITE).enq() }.map(|map| (map, buf)));
+        match pinned {
+            Ok((map, buf)) => Staging::Pinned { map: Box::new(map), _buf: buf },
+            Err(_) => Staging::Plain(vec![0; len]),
+        }
+    }
+}
+
+impl std::ops::Deref for Staging {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        match self {
+            Staging::Pinned { map, .. } => map,
+            Staging::Plain(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Staging {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        match self {
+            Staging::Pinned { map, .. } => map,
+            Staging::Plain(v) => v,
+        }
     }
 }
 
