@@ -15,6 +15,7 @@ use crate::error::{DeviceContext as _, Error, Result};
 use crate::faults::{Fault, Faults};
 use crate::memory::{self, Available, Need, Shortfall};
 use crate::session::Session;
+use crate::staging::Stage;
 
 /// Work-group size for the non-cooperative kernels.
 const WG: usize = 64;
@@ -118,6 +119,8 @@ pub struct FieldKernels {
     programs: Mutex<BTreeMap<String, Program>>,
     /// When Some, every launch records its profiling event here (benchmarks).
     events: Mutex<Option<Vec<ocl::Event>>>,
+    /// Staging memory of large writes and reads (pinned on NVIDIA).
+    stage: Stage,
 }
 
 // Some launchers serve only the workspace tests (through `srgfn::internals`).
@@ -148,6 +151,7 @@ impl FieldKernels {
             small: Mutex::default(),
             programs: Mutex::default(),
             events: Mutex::default(),
+            stage: Stage::default(),
         })
     }
 
@@ -557,7 +561,7 @@ impl FieldKernels {
     /// Overwrites the start of `b` with `words`.
     pub fn write(&self, b: &Buffer<u64>, words: &[u64]) -> Result<()> {
         if !words.is_empty() {
-            b.write(words).enq().or_device(|| "cannot write to the device".into())?;
+            self.stage.write(&self.session.queue, b, words).or_device(|| "cannot write to the device".into())?;
         }
         Ok(())
     }
@@ -603,7 +607,7 @@ impl FieldKernels {
             return Err(Faults::error(Fault::Read, "read from the device"));
         }
         if !out.is_empty() {
-            b.read(out).enq().or_device(|| "cannot read results back from the device".into())?;
+            self.stage.read(&self.session.queue, b, out).or_device(|| "cannot read results back from the device".into())?;
         }
         Ok(())
     }
@@ -617,7 +621,7 @@ impl FieldKernels {
         // fault the fresh pages in from every core: the driver's copy would
         // otherwise take them one at a time
         v.par_chunks_mut(512).for_each(|c| unsafe { std::ptr::write_volatile(c.as_mut_ptr(), 0) });
-        b.read(&mut v).enq().or_device(|| "cannot read results back from the device".into())?;
+        self.stage.read(&self.session.queue, b, &mut v).or_device(|| "cannot read results back from the device".into())?;
         Ok(v)
     }
 }

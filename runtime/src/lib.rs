@@ -36,6 +36,7 @@ pub mod microbench;
 mod multi;
 mod session;
 pub mod smallprime;
+mod staging;
 
 pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};

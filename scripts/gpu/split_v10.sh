@@ -31,3 +31,5 @@ small|large)
   done; IFS=' ' ;;
 esac; done
 stamp done
+# one archive comes back whole (the device tool returns a few files only)
+tar czf $OUT/split-$(echo $STEPS | tr ' ' '-').tgz -C $OUT split && rm -rf $R

@@ -34,6 +34,7 @@ use super::{powers, Fft, Plan};
 use crate::device_vec::DeviceVec;
 use crate::error::{Error, Result};
 use crate::memory;
+use crate::staging::Staging;
 
 /// Where a chunk's vectors lie in a host array of elements.
 #[derive(Clone, Copy, Debug)]
@@ -166,7 +167,7 @@ pub struct FourStep {
     log_c: u32,
     /// Per device: A[u] = ω_N^{u·2^log_c}, B[v] = ω_N^v, digit-major.
     tables: Vec<(Buffer<u64>, Buffer<u64>)>,
-    /// Per device: its staging chunk, made by its first step and kept.
+    /// Per device: its staging chunk (pinned host memory on NVIDIA), made by its first step and kept.
     staging: Vec<Mutex<Option<Staging>>>,
     stats: Mutex<FourStepStats>,
 }
@@ -472,7 +473,7 @@ impl FourStep {
         }
         let mut vecs = (0..step.inputs.len()).map(|_| Ok(plan.new_vec(plan.alloc_vec()?))).collect::<Result<Vec<_>>>()?;
         let mut kept = self.staging[dev].lock().expect("staging");
-        let staging = kept.get_or_insert_with(|| Staging::new(&self.ffts[dev], self.chunk * k));
+        let staging = kept.get_or_insert_with(|| Staging::new(&self.ffts[dev].session().queue, self.chunk * k));
         let block_bytes = memory::element_bytes(k, self.chunk as u128);
         while !stop.load(Ordering::Relaxed) {
             let c = next.fetch_add(1, Ordering::Relaxed);
@@ -506,51 +507,6 @@ impl<'a> Host<'a> {
     /// A second handle on the same array (for a step that reads and writes it; see the invariant).
     fn alias(&self) -> Host<'a> {
         Host { ptr: self.ptr, len: self.len, k: self.k, writable: self.writable, _data: PhantomData }
-    }
-}
-
-/// A worker's staging chunk: host memory the platform allocates for the
-/// device (`CL_MEM_ALLOC_HOST_PTR`, page-locked on NVIDIA, so that writes and
-/// reads from it run by DMA instead of through the driver's own bounce
-/// buffer), mapped once for the worker's life; plain memory where the
-/// platform refuses.
-enum Staging {
-    Pinned { map: Box<ocl::MemMap<u64>>, _buf: Buffer<u64> },
-    Plain(Vec<u64>),
-}
-
-impl Staging {
-    fn new(fft: &Fft, len: usize) -> Staging {
-        let pinned = Buffer::<u64>::builder()
-            .queue(fft.session().queue.clone())
-            .flags(ocl::flags::MEM_READ_WRITE | ocl::flags::MEM_ALLOC_HOST_PTR)
-            .len(len.max(1))
-            .build()
-            // SAFETY: the only mapping of a buffer this worker alone holds, unmapped when dropped.
-            .and_then(|buf| unsafe { buf.map().flags(ocl::flags::MAP_READ | ocl::flags::MAP_WRITE).enq() }.map(|map| (map, buf)));
-        match pinned {
-            Ok((map, buf)) => Staging::Pinned { map: Box::new(map), _buf: buf },
-            Err(_) => Staging::Plain(vec![0; len]),
-        }
-    }
-}
-
-impl std::ops::Deref for Staging {
-    type Target = [u64];
-    fn deref(&self) -> &[u64] {
-        match self {
-            Staging::Pinned { map, .. } => map,
-            Staging::Plain(v) => v,
-        }
-    }
-}
-
-impl std::ops::DerefMut for Staging {
-    fn deref_mut(&mut self) -> &mut [u64] {
-        match self {
-            Staging::Pinned { map, .. } => map,
-            Staging::Plain(v) => v,
-        }
     }
 }
 
