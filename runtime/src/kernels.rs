@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use ocl::{Buffer, Kernel, Program, SpatialDims};
-use rayon::prelude::*;
 use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
 use srgfn_gen::plan::{Launch, PlanShape};
 use srgfn_gen::rules::Radix;
@@ -13,9 +12,10 @@ use srgfn_gen::Prime;
 
 use crate::error::{DeviceContext as _, Error, Result};
 use crate::faults::{Fault, Faults};
-use crate::memory::{self, Available, Need, Shortfall};
 use crate::session::Session;
 use crate::staging::Stage;
+
+mod transfer;
 
 /// Work-group size for the non-cooperative kernels.
 const WG: usize = 64;
@@ -545,83 +545,5 @@ impl FieldKernels {
             Some(WG.into()),
             &[Arg::Buf(x), Arg::Buf(b), Arg::U64(plane), Arg::U64(n)],
         )
-    }
-
-    /// A device buffer holding `words`.
-    pub fn upload(&self, words: &[u64]) -> Result<Buffer<u64>> {
-        self.check_alloc(words.len())?;
-        Buffer::<u64>::builder()
-            .queue(self.session.queue.clone())
-            .len(words.len().max(1))
-            .copy_host_slice(words)
-            .build()
-            .map_err(|e| self.alloc_error(words.len(), &e.to_string()))
-    }
-
-    /// Overwrites the start of `b` with `words`.
-    pub fn write(&self, b: &Buffer<u64>, words: &[u64]) -> Result<()> {
-        if !words.is_empty() {
-            self.stage.write(&self.session.queue, b, words).or_device(|| "cannot write to the device".into())?;
-        }
-        Ok(())
-    }
-
-    /// An uninitialised device buffer of `len` words.
-    pub fn alloc(&self, len: usize) -> Result<Buffer<u64>> {
-        self.check_alloc(len)?;
-        Buffer::<u64>::builder()
-            .queue(self.session.queue.clone())
-            .len(len.max(1))
-            .build()
-            .map_err(|e| self.alloc_error(len, &e.to_string()))
-    }
-
-    fn check_alloc(&self, words: usize) -> Result<()> {
-        if self.session.faults.hit(Fault::Alloc) {
-            return Err(self.alloc_error(words, "injected fault: Alloc"));
-        }
-        Ok(())
-    }
-
-    /// The [`Error::OutOfMemory`] of a buffer of `words` words the driver
-    /// refused (`cause` says why).
-    fn alloc_error(&self, words: usize, cause: &str) -> Error {
-        let bytes = words as u128 * 8;
-        let device = &self.session.device;
-        Shortfall {
-            needed: Need { device: bytes, buffer: bytes, host: 0 },
-            available: Available::of(Some(device), None),
-            message: format!("cannot allocate {} on {}: {cause}", memory::human(bytes), device.describe()),
-        }
-        .into_error()
-    }
-
-    /// Reads a buffer back (waits for the queue).
-    pub fn download(&self, b: &Buffer<u64>) -> Result<Vec<u64>> {
-        self.download_prefix(b, b.len())
-    }
-
-    /// Reads the first `out.len()` words of a buffer into `out` (waits for the queue).
-    pub fn read_into(&self, b: &Buffer<u64>, out: &mut [u64]) -> Result<()> {
-        if self.session.faults.hit(Fault::Read) {
-            return Err(Faults::error(Fault::Read, "read from the device"));
-        }
-        if !out.is_empty() {
-            self.stage.read(&self.session.queue, b, out).or_device(|| "cannot read results back from the device".into())?;
-        }
-        Ok(())
-    }
-
-    /// Reads the first `len` words of a buffer back (waits for the queue).
-    pub fn download_prefix(&self, b: &Buffer<u64>, len: usize) -> Result<Vec<u64>> {
-        if self.session.faults.hit(Fault::Read) {
-            return Err(Faults::error(Fault::Read, "read from the device"));
-        }
-        let mut v = vec![0u64; len.min(b.len())];
-        // fault the fresh pages in from every core: the driver's copy would
-        // otherwise take them one at a time
-        v.par_chunks_mut(512).for_each(|c| unsafe { std::ptr::write_volatile(c.as_mut_ptr(), 0) });
-        self.stage.read(&self.session.queue, b, &mut v).or_device(|| "cannot read results back from the device".into())?;
-        Ok(v)
     }
 }

@@ -57,6 +57,15 @@ const PIECE: usize = 1 << 23;
 /// Transfers shorter than this (1 MiB) go directly: staging would not pay.
 const DIRECT: usize = 1 << 17;
 
+/// `len` zeroed words whose pages are faulted in from every core (a single
+/// copy into fresh memory would otherwise take them one at a time).
+pub(crate) fn host_words(len: usize) -> Vec<u64> {
+    let mut v = vec![0u64; len];
+    // SAFETY: writes a zero, the value already there, to one word of each chunk.
+    v.par_chunks_mut(512).for_each(|c| unsafe { std::ptr::write_volatile(c.as_mut_ptr(), 0) });
+    v
+}
+
 /// dst ← src on every core.
 pub(crate) fn copy(dst: &mut [u64], src: &[u64]) {
     dst.par_chunks_mut(1 << 15).zip(src.par_chunks(1 << 15)).for_each(|(d, s)| d.copy_from_slice(s));

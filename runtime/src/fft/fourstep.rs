@@ -516,7 +516,7 @@ impl<'a> Host<'a> {
 fn fill(plan: &mut Plan, v: &mut DeviceVec, words: &[u64], transpose: Option<(usize, usize)>) -> Result<()> {
     let (k, total) = (plan.fft.prime().k(), plan.total());
     let kernels = plan.kernels.clone();
-    kernels.write(&plan.scratch[0], words)?;
+    kernels.write_staged(&plan.scratch[0], words)?;
     kernels.transpose(&plan.scratch[0], &v.bufs[0], total as u32, k as u32, 1)?;
     if let Some((rows, cols)) = transpose {
         kernels.transpose(&v.bufs[0], &plan.scratch[0], rows as u32, cols as u32, k as u32)?;
@@ -537,7 +537,7 @@ fn drain(plan: &mut Plan, v: &mut DeviceVec, transpose: Option<(usize, usize)>, 
         std::mem::swap(&mut v.bufs[0], &mut plan.scratch[0]);
     }
     kernels.transpose(&v.bufs[0], &plan.scratch[0], k as u32, total as u32, 1)?;
-    kernels.read_into(&plan.scratch[0], words)
+    kernels.read_staged(&plan.scratch[0], words)
 }
 
 impl Fft {

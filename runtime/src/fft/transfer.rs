@@ -136,12 +136,12 @@ impl Plan {
         self.check_download(len, 0)?;
         let k = self.fft.prime().k();
         let kernels = &self.kernels;
-        let mut out = Vec::with_capacity(len * k);
+        let mut out = crate::staging::host_words(len * k);
         for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
-            let (_, count) = self.segment_share(s, len);
+            let (start, count) = self.segment_share(s, len);
             if count > 0 {
                 kernels.transpose(buf, scratch, k as u32, self.seg as u32, 1)?;
-                out.extend(kernels.download_prefix(scratch, count * k)?);
+                kernels.read_into(scratch, &mut out[start * k..(start + count) * k])?;
             }
         }
         Ok(out)
@@ -182,12 +182,12 @@ impl Plan {
         self.check_download(len, self.element_host_bytes())?;
         let kernels = &self.kernels;
         let t = std::time::Instant::now();
-        let mut words = Vec::with_capacity(len * k);
+        let mut words = crate::staging::host_words(len * k);
         for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
-            let (_, count) = self.segment_share(s, len);
+            let (start, count) = self.segment_share(s, len);
             if count > 0 {
                 kernels.to_binary(buf, scratch, self.seg as u64, count as u64)?;
-                words.extend(kernels.download_prefix(scratch, count * k)?);
+                kernels.read_into(scratch, &mut words[start * k..(start + count) * k])?;
             }
         }
         trace_phase("download: to_binary and read", t);
