@@ -205,6 +205,10 @@ pub fn split(args: SplitArgs) -> Result<()> {
     for (i, name) in names.iter().enumerate() {
         eprintln!("  {i}: {name}");
     }
+    let kinds = devices.sessions().iter().map(|s| s.device().is_gpu());
+    if kinds.clone().any(|g| g) && kinds.clone().any(|g| !g) {
+        eprintln!("note: the list mixes GPUs and other devices (`srgfn devices` numbers every platform's): a CPU's chunks take far longer; `--devices all` takes the GPUs only");
+    }
     // the inputs, host memory checked first (the split checks its own arrays)
     let k = prime.k();
     srgfn::memory::check_host("the random inputs", srgfn::memory::element_bytes(k, n as u128))?;
