@@ -306,10 +306,7 @@ impl FourStep {
         let what = format!("the four-step transform of N = 2^{} (two arrays of N elements and a chunk per device)", self.log_n);
         let mut a = self.host_array(&what, self.n(), 2 * self.n())?;
         let mut steps = Vec::new();
-        let columns = |dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize| {
-            plan.forward(&mut v[0])?;
-            self.twiddle(dev, plan, &v[0], first, false)
-        };
+        let columns = |dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize| self.columns(dev, plan, v, first);
         steps.push(self.run(Step {
             name: "columns",
             log_m: self.log_n1,
@@ -352,10 +349,7 @@ impl FourStep {
         let mut fa = self.host_array(&what, n, 2 * n)?;
         let mut fb = self.host_array(&what, n, 2 * n)?;
         let mut steps = Vec::new();
-        let columns = |dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize| {
-            plan.forward(&mut v[0])?;
-            self.twiddle(dev, plan, &v[0], first, false)
-        };
+        let columns = |dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize| self.columns(dev, plan, v, first);
         let cols = Side::Columns { stride: n2 };
         for (name, src, dst) in [("columns of A", a, &mut fa), ("columns of B", b, &mut fb)] {
             steps.push(self.run(Step {
@@ -377,7 +371,7 @@ impl FourStep {
         };
         // each chunk reads and writes its own rows of fa (Host's invariant)
         let fa_host = Host::write(&mut fa, k);
-        let fa_read = Host { writable: false, ..fa_host.alias() };
+        let fa_read = fa_host.reader();
         steps.push(self.run(Step {
             name: "rows (transforms, product, inverse)",
             log_m: self.log_n - self.log_n1,
@@ -404,6 +398,12 @@ impl FourStep {
         })?);
         self.record(t, steps);
         Ok(out)
+    }
+
+    /// The column step's work on a chunk: the transforms of size N1, then the twiddles.
+    fn columns(&self, dev: usize, plan: &mut Plan, v: &mut [DeviceVec], first: usize) -> Result<()> {
+        plan.forward(&mut v[0])?;
+        self.twiddle(dev, plan, &v[0], first, false)
     }
 
     /// Element i of vector j of `v` (column first + j) times ω_N^{±(first + j)·i}.
@@ -504,9 +504,9 @@ impl FourStep {
 }
 
 impl<'a> Host<'a> {
-    /// A second handle on the same array (for a step that reads and writes it; see the invariant).
-    fn alias(&self) -> Host<'a> {
-        Host { ptr: self.ptr, len: self.len, k: self.k, writable: self.writable, _data: PhantomData }
+    /// A read-only second handle on the same array (for a step that reads and writes it; see the invariant).
+    fn reader(&self) -> Host<'a> {
+        Host { ptr: self.ptr, len: self.len, k: self.k, writable: false, _data: PhantomData }
     }
 }
 
