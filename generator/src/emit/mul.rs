@@ -5,7 +5,7 @@
 //! (see `lazy.rs`), where the carries need not be exact.
 
 use super::arith::{ArithSpec, C};
-use super::lazy::{nearest_power, MulSplit};
+use super::lazy::{nearest_power, MulSplit, SplitForm};
 use super::MulForm;
 
 /// f_mul and, for the unrolled forms, f_mul_lazy.
@@ -51,17 +51,77 @@ fn split_round(c: &mut C, e: u32, delta: i128) {
     c.line("  ql += Ql; qh += Qh + (ql < Ql); }");
 }
 
+/// `⌊V / 2^sh + 1/2⌋` (sh ≥ 1) for the signed 128-bit V = Vh:Vl, where
+/// ⌊V / 2^(sh − 1)⌋ fits a long: that floor plus one, halved.
+fn rounded_v(sh: u32) -> String {
+    let half = match sh - 1 {
+        0 => "(long)Vl".to_string(),
+        h @ 1..=63 => format!("(long)((Vl >> {h}) | (Vh << {}))", 64 - h),
+        h @ 64..=127 => format!("((long)Vh >> {})", h - 64),
+        _ => "((long)Vh >> 63)".into(),
+    };
+    format!("(({half} + 1) >> 1)")
+}
+
+/// Bits 0..63 and 64..95 of Q 2^sh for the 128-bit Q = Qh:Ql, as C expressions.
+fn q_shifted(sh: u32) -> (String, String) {
+    match sh {
+        0 => ("Ql".into(), "(int)Ql".into()),
+        64 => ("(ulong)0".into(), "(int)Ql".into()),
+        _ => (format!("(Ql << {sh})"), format!("(int)((Ql >> {}) | (Qh << {sh}))", 64 - sh)),
+    }
+}
+
+/// One coefficient v2:v1:v0 (the carry in added) → lazy digit `i` by the
+/// quotient series ([`SplitForm::Series`]); Q = ch:cl carries on.
+fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+    let e = sp.e;
+    if e == 64 {
+        c.line("{ const ulong Vl = v1, Vh = v2; /* V = floor(v / 2^64) */");
+    } else {
+        c.line(format!(
+            "{{ const ulong Vl = (v1 << {s}) | (v0 >> {e}), Vh = (v2 << {s}) | (v1 >> {e}); /* V = floor(v / 2^{e}) */",
+            s = 64 - e
+        ));
+    }
+    if terms == 0 {
+        c.line("  const ulong Ql = Vl, Qh = Vh;");
+    } else {
+        // (−σ)^m: σ = +1 alternates from −, σ = −1 adds every term
+        let terms: Vec<String> = (1..=terms)
+            .map(|m| {
+                let neg = sp.delta > 0 && m % 2 == 1;
+                format!("{}{}", if neg { "- " } else { "+ " }, rounded_v(m * s))
+            })
+            .collect();
+        c.line(format!("  const long S = 0 {}; /* the series' terms after V */", terms.join(" ")));
+        c.line("  const ulong Ql = Vl + (ulong)S, Qh = Vh + (ulong)(S >> 63) + (Ql < (ulong)S);");
+    }
+    c.line("  ulong rl; int rh; /* v - Q r modulo 2^96 (|v - Q r| is far below 2^95) */");
+    let (al, ah) = q_shifted(e);
+    c.line(format!("  SRGFN_LZ_SUB(rl, rh, v0, (int)v1, {al}, {ah});"));
+    if sp.delta != 0 {
+        let (bl, bh) = q_shifted(sp.delta.unsigned_abs().trailing_zeros());
+        let op = if sp.delta > 0 { "SUB" } else { "ADD" };
+        c.line(format!("  SRGFN_LZ_{op}(rl, rh, rl, rh, {bl}, {bh});"));
+    }
+    c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
+}
+
 /// `f_mul_lazy`: x y mod p as lazy digits (see `lazy.rs`) for the passes:
-/// the carries of the coefficients by split rounds (shifts and adds) where
-/// the radix allows it, else by the exact division; the last carry wraps
-/// around (r^k = −1) onto digits 0 and 1 without a ripple.
+/// each coefficient's digit and carry by the quotient series of [`MulSplit`]
+/// (shifts and adds) where the radix allows it, else by the exact division;
+/// the last carry wraps around (r^k = −1) onto digits 0 and 1 without a ripple.
 fn mul_lazy(c: &mut C, a: &ArithSpec) {
     let split = MulSplit::of(a.k, a.r);
     let (e, delta) = nearest_power(a.r);
     match &split {
-        Some(sp) => c.line(format!(
-            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^65 + 2^{e} + small): per coefficient {} round(s) of\n * Q = floor(v / 2^{e}), v <- (v mod 2^{e}) - Q delta, delta = r - 2^{e} = {delta}; Q carries on.  The last\n * carry C wraps around: -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */",
-            sp.rounds
+        Some(MulSplit { form: SplitForm::Series { s, terms }, out_bound, .. }) => c.line(format!(
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m) + 1/2) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96), and Q carries on.  The last carry C wraps around:\n * -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */",
+            out_bound.log2(),
+        )),
+        Some(MulSplit { form: SplitForm::Rounds(rounds), .. }) => c.line(format!(
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^65 + 2^{e} + small): per coefficient {rounds} round(s) of\n * Q = floor(v / 2^{e}), v <- (v mod 2^{e}) - Q delta, delta = r - 2^{e} = {delta}; Q carries on.  The last\n * carry C wraps around: -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */"
         )),
         None => c.line("/* (zl, zh) = x y mod p as lazy digits: the exact base-r carries of f_mul, then the last carry C\n * wraps around: -C = (-(C mod 2^e) + Cq delta) - Cq r with Cq = floor(C / 2^e), 2^e nearest to r. */"),
     }
@@ -72,9 +132,10 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
             "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
         );
         match &split {
-            Some(sp) => {
+            Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => series_split(c, sp, *s, *terms, i),
+            Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
                 c.line("ulong ql = 0, qh = 0;");
-                for _ in 0..sp.rounds {
+                for _ in 0..*rounds {
                     split_round(c, sp.e, sp.delta);
                 }
                 c.line(format!("zl[{i}] = v0; zh[{i}] = (int)v1; cl = ql; ch = qh;"));
