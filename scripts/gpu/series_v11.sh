@@ -2,7 +2,9 @@
 # v11: f_mul_lazy's carries by a quotient series (shifts and adds) instead of split rounds
 # (k = 8, 16) or the exact division (k = 2, 4).  srgfn check of the variants that use
 # f_mul_lazy, then the new binary against the session's base binary in one call.
-#   scripts/gpu/series_v11.sh [check] [bench]    (bench needs .gpu/srgfn-base)
+#   scripts/gpu/series_v11.sh [check] [bench] [fuse]    (bench needs .gpu/srgfn-base)
+# fuse: fused against unfused launches with the new f_mul_lazy (the fusion thresholds), and the
+# small-primes baseline in the same call.
 set -u
 B=./.gpu/srgfn
 R=/tmp/v11; mkdir -p $R
@@ -28,12 +30,23 @@ bench)
     SRGFN_CACHE_DIR=/tmp/cache-$V timeout 100 $BIN bench --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10 --no-baselines --json $R/b16-$V.json > $R/b16-$V.txt 2> $R/b16-$V.log
     stamp "bench k=16 $V rc=$?"
   done ;;
+fuse)
+  timeout 200 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 22 --radix 2 --variant local --fuse on,off --reps 20 --no-baselines --json $R/bf.json > $R/bf.txt 2> $R/bf.log; stamp "fused/unfused rc=$?"
+  timeout 150 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 24 --small-primes-only --reps 20 --json $R/bs.json > $R/bs.txt 2> $R/bs.log; stamp "small primes rc=$?"
+  python3 - <<'PY'
+import json
+for f in ('/tmp/v11/bf.json', '/tmp/v11/bs.json'):
+    try: recs = json.load(open(f))['records']
+    except Exception as e: print(f, e); continue
+    for r in recs: print(r['prime'][-6:], r['log_n'], r['variant'], round(r['median_ms'], 4))
+PY
+  ;;
 esac; done
 tar cf $OUT/v11.tar -C $R .
 python3 - <<'PY'
 import json, glob, collections
 t = collections.defaultdict(dict)
-for f in sorted(glob.glob('/tmp/v11/b*.json')):
+for f in sorted(glob.glob('/tmp/v11/b8-*.json') + glob.glob('/tmp/v11/b16-*.json')):
     side = 'base' if '-base' in f else 'new'
     try: recs = json.load(open(f))['records']
     except Exception as e: print(f, e); continue

@@ -337,9 +337,11 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
 }
 
 /// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
-/// radix K per launch by default (H200, v9: where the fused launches were
-/// faster than one pass per launch; see docs/performance.md).
-pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, u32); 3] = [(2, u32::MAX), (4, 19), (8, 17)];
+/// radix K per launch by default (H200, v9 and v11: where the fused launches
+/// were faster than one pass per launch; since v11's faster twiddle products
+/// k = 4 at 2^19 runs faster unfused, 0.199 against 0.212 ms; see
+/// docs/performance.md).
+pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, u32); 3] = [(2, u32::MAX), (4, 18), (8, 17)];
 
 /// Whether `variant` of the prime has the fused kernel of two DFT_K levels
 /// (the local variant, when two levels of blocks fit local memory).
