@@ -108,6 +108,18 @@ fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
     c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
 }
 
+/// v2:v1:v0 += the carry ch:cl (signed 128-bit), one carry chain (in PTX where `ptx`).
+fn add_carry(c: &mut C, a: &ArithSpec) {
+    c.line("/* v += carry (signed 128-bit ch:cl) */");
+    if a.ptx {
+        c.line("asm(\"add.cc.u64 %0, %0, %3;\\n\\taddc.cc.u64 %1, %1, %4;\\n\\taddc.u64 %2, %2, %5;\" : \"+l\"(v0), \"+l\"(v1), \"+l\"(v2) : \"l\"(cl), \"l\"(ch), \"l\"((ulong)((long)ch >> 63)));");
+    } else {
+        c.line(
+            "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
+        );
+    }
+}
+
 /// `f_mul_lazy`: x y mod p as lazy digits (see `lazy.rs`) for the passes:
 /// each coefficient's digit and carry by the quotient series of [`MulSplit`]
 /// (shifts and adds) where the radix allows it, else by the exact division;
@@ -128,9 +140,7 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| {
-        c.line(
-            "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
-        );
+        add_carry(c, a);
         match &split {
             Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => series_split(c, sp, *s, *terms, i),
             Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
@@ -389,10 +399,7 @@ fn mul(c: &mut C, a: &ArithSpec) {
     c.line("digit_t zz[SRGFN_K];");
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| {
-        c.line("/* v += carry (signed 128-bit ch:cl) */");
-        c.line(
-            "v0 += cl; { const ulong c0 = v0 < cl, t = v1 + ch; v2 += (ulong)((long)ch >> 63) + (t < ch) + ((t + c0) < c0); v1 = t + c0; }",
-        );
+        add_carry(c, a);
         c.line(format!("zz[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2);"));
     });
     c.line("long e1;");
