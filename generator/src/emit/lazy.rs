@@ -85,7 +85,8 @@ impl MulSplit {
 
     /// The largest k whose f_mul_lazy takes the series (H200, v11: k = 8
     /// 2^20 0.832 → 0.741 ms, k = 4 0.387 → 0.363; k = 16's table variant was
-    /// 2–10% slower at N ≥ 2^18 with the series, so it keeps the rounds).
+    /// 2–10% slower at N ≥ 2^18 with the series, and level with the rounds
+    /// once the carries ran as one PTX chain (v11c), so it keeps the rounds).
     pub const SERIES_MAX_K: usize = 8;
 
     /// The split of a prime's f_mul coefficients, when δ is zero or a signed
