@@ -346,7 +346,8 @@ mod tests {
     }
 
     /// The host model of f_mul_lazy's per-coefficient step as emitted: V by an
-    /// arithmetic shift, the series' terms as floors, and the digit v − Q r.
+    /// arithmetic shift, the series' terms rounded as the kernel rounds them
+    /// (⌊V / 2^(ms − 1)⌋ + 1, halved), and the digit v − Q r.
     fn split_model(sp: &MulSplit, v: &BigInt) -> (BigInt, BigInt) {
         let big_v = v >> sp.e;
         let SplitForm::Series { s, terms } = sp.form else { panic!("{sp:?} is no series") };
