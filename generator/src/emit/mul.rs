@@ -72,8 +72,10 @@ fn q_shifted(sh: u32) -> (String, String) {
     }
 }
 
-/// One coefficient v2:v1:v0 (the carry in added) → lazy digit `i` by the
-/// quotient series ([`SplitForm::Series`]); Q = ch:cl carries on.
+/// One coefficient v2:v1:v0 → lazy digit `i` by the quotient series
+/// ([`SplitForm::Series`]): v − Q r plus the previous coefficient's quotient
+/// ch:cl (a lazy digit takes it whole, so the coefficients do not wait on
+/// each other); Q goes to the next digit.
 fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
     let e = sp.e;
     if e == 64 {
@@ -105,6 +107,7 @@ fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
         let op = if sp.delta > 0 { "SUB" } else { "ADD" };
         c.line(format!("  SRGFN_LZ_{op}(rl, rh, rl, rh, {bl}, {bh});"));
     }
+    c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
     c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
 }
 
@@ -130,7 +133,7 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     let (e, delta) = nearest_power(a.r);
     match &split {
         Some(MulSplit { form: SplitForm::Series { s, terms }, out_bound, .. }) => c.line(format!(
-            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m) + 1/2) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96), and Q carries on.  The last carry C wraps around:\n * -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */",
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m) + 1/2) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96) plus the previous coefficient's Q; the last Q wraps around (r^k = -1)\n * onto digit 0, negated. */",
             out_bound.log2(),
         )),
         Some(MulSplit { form: SplitForm::Rounds(rounds), .. }) => c.line(format!(
@@ -140,20 +143,28 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     }
     c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
     c.line("ulong ch = 0, cl = 0;");
-    products(c, a, &|c, i| {
-        add_carry(c, a);
-        match &split {
-            Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => series_split(c, sp, *s, *terms, i),
-            Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
-                c.line("ulong ql = 0, qh = 0;");
-                for _ in 0..*rounds {
-                    split_round(c, sp.e, sp.delta);
-                }
-                c.line(format!("zl[{i}] = v0; zh[{i}] = (int)v1; cl = ql; ch = qh;"));
+    products(c, a, &|c, i| match &split {
+        Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => series_split(c, sp, *s, *terms, i),
+        Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
+            add_carry(c, a);
+            c.line("ulong ql = 0, qh = 0;");
+            for _ in 0..*rounds {
+                split_round(c, sp.e, sp.delta);
             }
-            None => c.line(format!("zl[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2); zh[{i}] = 0;")),
+            c.line(format!("zl[{i}] = v0; zh[{i}] = (int)v1; cl = ql; ch = qh;"));
+        }
+        None => {
+            add_carry(c, a);
+            c.line(format!("zl[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2); zh[{i}] = 0;"));
         }
     });
+    if let Some(MulSplit { form: SplitForm::Series { .. }, .. }) = split {
+        c.line("/* the last quotient C = ch:cl wraps around: digit 0 gets -C */");
+        c.line("SRGFN_LZ_SUB(zl[0], zh[0], zl[0], zh[0], cl, (int)ch);");
+        c.close("}");
+        c.line("");
+        return;
+    }
     c.line("/* wrap the carry C = ch:cl: digit 0 gets -(C mod 2^e) + Cq delta, digit 1 gets -Cq */");
     if e == 64 {
         c.line("const long Cq = (long)ch; const ulong Cr = cl;");
