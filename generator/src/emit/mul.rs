@@ -126,8 +126,9 @@ fn add_carry(c: &mut C, a: &ArithSpec) {
 /// `f_mul_lazy`: x y mod p as lazy digits (see `lazy.rs`) for the passes:
 /// each coefficient's digit and carry by shifts and adds where the radix
 /// allows it ([`MulSplit`]: the quotient series, or split rounds above
-/// [`MulSplit::SERIES_MAX_K`]), else by the exact division;
-/// the last carry wraps around (r^k = −1) onto digits 0 and 1 without a ripple.
+/// [`MulSplit::SERIES_MAX_K`]), else by the exact division; the last carry
+/// wraps around (r^k = −1) without a ripple: the series' whole quotient onto
+/// digit 0, the others' onto digits 0 and 1.
 fn mul_lazy(c: &mut C, a: &ArithSpec) {
     let split = MulSplit::of(a.k, a.r);
     let (e, delta) = nearest_power(a.r);
