@@ -227,10 +227,44 @@ fn mad_wide(a: &ArithSpec, acc: &str, x: &str, y: &str, first: bool) -> String {
 /// The accumulator declarations of one coefficient (a positive and a negative set).
 fn mul_accumulators(a: &ArithSpec) -> &'static str {
     match a.mul {
+        MulForm::Wide64 if limbs32(a) => "uint pe0 = 0, pe1 = 0, pe2 = 0, pe3 = 0, pe4 = 0, po1 = 0, po2 = 0, po3 = 0, ne0 = 0, ne1 = 0, ne2 = 0, ne3 = 0, ne4 = 0, no1 = 0, no2 = 0, no3 = 0;",
         MulForm::Wide64 => "ulong p0 = 0, p1 = 0, p2 = 0, n0 = 0, n1 = 0, n2 = 0;",
         MulForm::Limb22 => "ulong p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;",
         MulForm::Mixed => "ulong pa = 0, pb = 0, pc = 0, qa = 0, qb = 0, qc = 0, na = 0, nb = 0, nc = 0, ma = 0, mb = 0, mc = 0;",
     }
+}
+
+/// Whether f_mul's products accumulate in 32-bit limbs ([`mac32`]): the
+/// unrolled wide64 form with PTX.  (H200, v12: f_mul_lazy of k = 8 1384 →
+/// 928 SASS instructions; the 64-bit `mad.lo.cc.u64` chains of `SRGFN_MAC3`
+/// become about 15 SASS instructions per digit product, these about 6.)
+fn limbs32(a: &ArithSpec) -> bool {
+    a.ptx && a.mul == MulForm::Wide64 && a.unrolled_mul()
+}
+
+/// `SRGFN_MAC32(a, x, y)` and `SRGFN_COMBINE32(v0, v1, v2)`, PTX only.  Each
+/// accumulator set a ∈ {p, n} is an even part ae4..ae0 (160 bits) and an odd
+/// part ao3..ao1 (bits 32..127, weight 2^32 per unit of ao1): with x = xh 2^32
+/// + xl and y likewise, x y = (xl yl + xh yh 2^64) + (xl yh + xh yl) 2^32.
+/// The even chain adds both aligned products and ends in ae4, the odd chain
+/// adds each cross product and ends in ao3, so no chain ripples further.
+/// With at most 16 products per set, Σ x y < 2^132 fits the 160 bits of the
+/// even part and the cross products' sum < 2^69 fits ao3:ao2:ao1 (carries into
+/// ao3 stay below 2^5).  COMBINE32 folds each odd part into its even part and
+/// returns the signed 192-bit P − N.
+fn mac32(c: &mut C) {
+    c.line("#define SRGFN_MAC32(a, x, y) asm(\"{ .reg .u32 xl, xh, yl, yh; mov.b64 {xl, xh}, %8; mov.b64 {yl, yh}, %9;\\n\\t\" \\");
+    c.line("    \"mad.lo.cc.u32 %0, xl, yl, %0; madc.hi.cc.u32 %1, xl, yl, %1; madc.lo.cc.u32 %2, xh, yh, %2; madc.hi.cc.u32 %3, xh, yh, %3; addc.u32 %4, %4, 0;\\n\\t\" \\");
+    c.line("    \"mad.lo.cc.u32 %5, xl, yh, %5; madc.hi.cc.u32 %6, xl, yh, %6; addc.u32 %7, %7, 0;\\n\\t\" \\");
+    c.line("    \"mad.lo.cc.u32 %5, xh, yl, %5; madc.hi.cc.u32 %6, xh, yl, %6; addc.u32 %7, %7, 0; }\" \\");
+    c.line("    : \"+r\"(a##e0), \"+r\"(a##e1), \"+r\"(a##e2), \"+r\"(a##e3), \"+r\"(a##e4), \"+r\"(a##o1), \"+r\"(a##o2), \"+r\"(a##o3) : \"l\"(x), \"l\"(y))");
+    c.line("#define SRGFN_COMBINE32(v0, v1, v2) asm(\"{ .reg .u32 s;\\n\\t\" \\");
+    c.line("    \"add.cc.u32 %4, %4, %13; addc.cc.u32 %5, %5, %14; addc.cc.u32 %6, %6, %15; addc.u32 %7, %7, 0;\\n\\t\" \\");
+    c.line("    \"add.cc.u32 %9, %9, %16; addc.cc.u32 %10, %10, %17; addc.cc.u32 %11, %11, %18; addc.u32 %12, %12, 0;\\n\\t\" \\");
+    c.line("    \"sub.cc.u32 %3, %3, %8; subc.cc.u32 %4, %4, %9; subc.cc.u32 %5, %5, %10; subc.cc.u32 %6, %6, %11; subc.u32 %7, %7, %12;\\n\\t\" \\");
+    c.line("    \"shr.s32 s, %7, 31; mov.b64 %0, {%3, %4}; mov.b64 %1, {%5, %6}; mov.b64 %2, {%7, s}; }\" \\");
+    c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2), \"+r\"(pe0), \"+r\"(pe1), \"+r\"(pe2), \"+r\"(pe3), \"+r\"(pe4), \"+r\"(ne0), \"+r\"(ne1), \"+r\"(ne2), \"+r\"(ne3), \"+r\"(ne4) \\");
+    c.line("    : \"r\"(po1), \"r\"(po2), \"r\"(po3), \"r\"(no1), \"r\"(no2), \"r\"(no3))");
 }
 
 /// `acc`2:`acc`1:`acc`0 += x_j y_l (64×64→128-bit product into 192 bits).
@@ -239,10 +273,14 @@ fn wide_product(acc: &str, j: &str, l: &str) -> String {
 }
 
 /// `SRGFN_MAC3(a0, a1, a2, x, y)`: a2:a1:a0 += x·y, one carry chain (in
-/// PTX where `ptx`), for f_mul and the digit-parallel twiddle products.
+/// PTX where `ptx`), for f_mul's loop forms and the digit-parallel twiddle
+/// products; with PTX also the 32-bit-limb forms of [`limbs32`].
 fn mac3(c: &mut C, a: &ArithSpec) {
     if a.ptx {
         c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) asm(\"mad.lo.cc.u64 %0, %3, %4, %0;\\n\\tmadc.hi.cc.u64 %1, %3, %4, %1;\\n\\taddc.u64 %2, %2, 0;\" : \"+l\"(a0), \"+l\"(a1), \"+l\"(a2) : \"l\"(x), \"l\"(y))");
+        if limbs32(a) {
+            mac32(c);
+        }
     } else {
         c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) do { const ulong x_ = (x), y_ = (y), lo_ = x_ * y_, hi_ = mul_hi(x_, y_); const ulong s0_ = (a0) + lo_, c0_ = s0_ < lo_; const ulong s1_ = (a1) + hi_ + c0_; (a2) += (s1_ < hi_) | ((s1_ == hi_) & c0_); (a0) = s0_; (a1) = s1_; } while (0)");
     }
@@ -253,6 +291,7 @@ fn mac3(c: &mut C, a: &ArithSpec) {
 /// still zero (an assignment instead of an addition where that saves work).
 fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<String> {
     match a.mul {
+        MulForm::Wide64 if limbs32(a) => vec![format!("SRGFN_MAC32({}, x[{j}], y[{l}]);", if neg { "n" } else { "p" })],
         MulForm::Wide64 => vec![wide_product(if neg { "n" } else { "p" }, j, l)],
         MulForm::Limb22 => {
             // buckets by weight 2^(22 b): limb u of x times limb w of y goes to b = u + w
@@ -281,6 +320,7 @@ fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<Strin
 /// v2:v1:v0 ← P − N, the signed coefficient, from the accumulator sets.
 fn combine(c: &mut C, a: &ArithSpec) {
     match a.mul {
+        MulForm::Wide64 if limbs32(a) => c.line("SRGFN_COMBINE32(v0, v1, v2);"),
         MulForm::Wide64 => {
             if a.ptx {
                 c.line("asm(\"sub.cc.u64 %0, %3, %6;\\n\\tsubc.cc.u64 %1, %4, %7;\\n\\tsubc.u64 %2, %5, %8;\" : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2) : \"l\"(p0), \"l\"(p1), \"l\"(p2), \"l\"(n0), \"l\"(n1), \"l\"(n2));");

@@ -1,0 +1,60 @@
+#!/bin/bash
+# A kernel change on the GPU: srgfn check of the variants it touches, then the new binary
+# (.gpu/srgfn) against the session's base binary (.gpu/srgfn-base) in one call, alternating.
+#   scripts/gpu/compare.sh TAG [check] [checkwg] [bench] [fuse]
+# check: local k = 2, 4, 8 and table k = 16; checkwg: the workgroup variant of k = 8 and 16;
+# bench: k = 2, 4, 8 (local) and k = 16 (table), base and new; fuse: fused against unfused
+# and the small-primes baseline with the new binary.  Everything lands in $OUT/TAG.tar.
+set -u
+TAG=$1; shift
+B=./.gpu/srgfn
+R=/tmp/$TAG; mkdir -p $R
+export SRGFN_CACHE_DIR=/tmp/srgfn-cache; mkdir -p $SRGFN_CACHE_DIR; chmod 700 $SRGFN_CACHE_DIR
+STEPS="${*:-check bench}"
+K2="(2^63+2^53)^2+1"; K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"; K16="(2^62+2^36)^16+1"
+t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+checked() { stamp "check $1 rc=$2: $(grep -c '^ok' $R/check-$1.txt) ok, $(grep -c '^FAIL' $R/check-$1.txt) failed"; grep '^FAIL' $R/check-$1.txt | head; }
+for S in $STEPS; do case $S in
+check)
+  timeout 280 $B check --prime "$K2" --prime "$K4" --prime "$K8" --variant local > $R/check-local.txt 2> $R/check-local.log; checked local $?
+  timeout 200 $B check --prime "$K16" --variant table > $R/check-table.txt 2> $R/check-table.log; checked table $? ;;
+checkwg)
+  timeout 200 $B check --prime "$K8" --prime "$K16" --variant workgroup > $R/check-wg.txt 2> $R/check-wg.log; checked wg $? ;;
+bench)
+  for round in 1 2; do for V in base new; do
+    BIN=$B; [ $V = base ] && BIN=$B-base
+    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 150 $BIN bench --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix 2 --variant local --reps 20 --no-baselines --json $R/b8-$V-$round.json > $R/b8-$V-$round.txt 2> $R/b8-$V-$round.log
+    stamp "bench k<=8 $V round $round rc=$?"
+  done; done
+  for V in base new; do
+    BIN=$B; [ $V = base ] && BIN=$B-base
+    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 100 $BIN bench --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10 --no-baselines --json $R/b16-$V.json > $R/b16-$V.txt 2> $R/b16-$V.log
+    stamp "bench k=16 $V rc=$?"
+  done ;;
+fuse)
+  timeout 200 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 22 --radix 2 --variant local --fuse on,off --reps 20 --no-baselines --json $R/bf.json > $R/bf.txt 2> $R/bf.log; stamp "fused/unfused rc=$?"
+  timeout 150 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 24 --small-primes-only --reps 20 --json $R/bs.json > $R/bs.txt 2> $R/bs.log; stamp "small primes rc=$?" ;;
+esac; done
+tar cf $OUT/$TAG.tar -C $R .
+R=$R python3 - <<'PY'
+import json, glob, collections, os
+R = os.environ['R']
+for f in (R + '/bf.json', R + '/bs.json'):
+    if not os.path.exists(f): continue
+    try: recs = json.load(open(f))['records']
+    except Exception as e: print(f, e); continue
+    for r in recs: print(r['prime'][-6:], r['log_n'], r['variant'], round(r['median_ms'], 4))
+t = collections.defaultdict(dict)
+for f in sorted(glob.glob(R + '/b8-*.json') + glob.glob(R + '/b16-*.json')):
+    side = 'base' if '-base' in f else 'new'
+    try: recs = json.load(open(f))['records']
+    except Exception as e: print(f, e); continue
+    for r in recs:
+        if 'smallprimes' in r['variant']: continue
+        t[(r['prime'][-6:], r['log_n'])].setdefault(side, []).append(r['median_ms'])
+if t: print('prime  logN  base_ms  new_ms  new/base')
+for key in sorted(t):
+    b, n = t[key].get('base'), t[key].get('new')
+    if b and n: print(key[0], key[1], round(min(b), 4), round(min(n), 4), round(min(n) / min(b), 3))
+PY
+stamp done
