@@ -3,8 +3,10 @@
 # (.gpu/srgfn) against the session's base binary (.gpu/srgfn-base) in one call, alternating.
 #   scripts/gpu/compare.sh TAG [check] [checkwg] [bench] [fuse]
 # check: local k = 2, 4, 8 and table k = 16; checkwg: the workgroup variant of k = 8 and 16;
-# bench: k = 2, 4, 8 (local) and k = 16 (table), base and new; fuse: fused against unfused
-# and the small-primes baseline with the new binary.  Everything lands in $OUT/TAG.tar.
+# checkdigits: the digits variant of k = 32, 64 and 128; bench: k = 2, 4, 8 (local) and
+# k = 16 (table), base and new, twice; benchdigits: the digits variant of k = 32, 64 and 128,
+# base and new; fuse: fused against unfused and the small-primes baseline with the new
+# binary.  Everything lands in $OUT/TAG.tar.
 set -u
 TAG=$1; shift
 B=./.gpu/srgfn
@@ -12,6 +14,7 @@ R=/tmp/$TAG; mkdir -p $R
 export SRGFN_CACHE_DIR=/tmp/srgfn-cache; mkdir -p $SRGFN_CACHE_DIR; chmod 700 $SRGFN_CACHE_DIR
 STEPS="${*:-check bench}"
 K2="(2^63+2^53)^2+1"; K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"; K16="(2^62+2^36)^16+1"
+K32="(2^62+2^56)^32+1"; K64="(2^63-2^40)^64+1"; K128="(2^64-2^28)^128+1"
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 checked() { stamp "check $1 rc=$2: $(grep -c '^ok' $R/check-$1.txt) ok, $(grep -c '^FAIL' $R/check-$1.txt) failed"; grep '^FAIL' $R/check-$1.txt | head; }
 for S in $STEPS; do case $S in
@@ -20,6 +23,17 @@ check)
   timeout 200 $B check --prime "$K16" --variant table > $R/check-table.txt 2> $R/check-table.log; checked table $? ;;
 checkwg)
   timeout 200 $B check --prime "$K8" --prime "$K16" --variant workgroup > $R/check-wg.txt 2> $R/check-wg.log; checked wg $? ;;
+checkdigits)
+  timeout 300 $B check --prime "$K32" --prime "$K64" --prime "$K128" --variant digits > $R/check-digits.txt 2> $R/check-digits.log; checked digits $? ;;
+benchdigits)
+  for V in base new; do
+    BIN=$B; [ $V = base ] && BIN=$B-base
+    for KL in "$K32:20" "$K64:18" "$K128:16"; do
+      P=${KL%:*}; L=${KL##*:}; F=$R/bd-$V-k$(echo "$P" | sed 's/.*)^\([0-9]*\)+1/\1/')
+      SRGFN_CACHE_DIR=/tmp/cache-$V timeout 120 $BIN bench --prime "$P" --min-log 14 --max-log $L --radix 2 --variant digits --reps 5 --no-baselines --json $F.json > $F.txt 2> $F.log
+      stamp "bench digits $P $V rc=$?"
+    done
+  done ;;
 bench)
   for round in 1 2; do for V in base new; do
     BIN=$B; [ $V = base ] && BIN=$B-base
@@ -45,7 +59,7 @@ for f in (R + '/bf.json', R + '/bs.json'):
     except Exception as e: print(f, e); continue
     for r in recs: print(r['prime'][-6:], r['log_n'], r['variant'], round(r['median_ms'], 4))
 t = collections.defaultdict(dict)
-for f in sorted(glob.glob(R + '/b8-*.json') + glob.glob(R + '/b16-*.json')):
+for f in sorted(glob.glob(R + '/b8-*.json') + glob.glob(R + '/b16-*.json') + glob.glob(R + '/bd-*.json')):
     side = 'base' if '-base' in f else 'new'
     try: recs = json.load(open(f))['records']
     except Exception as e: print(f, e); continue

@@ -10,7 +10,7 @@ use super::MulForm;
 
 /// f_mul and, for the unrolled forms, f_mul_lazy.
 pub(super) fn render(c: &mut C, a: &ArithSpec) {
-    mac3(c, a);
+    accumulator(c, a);
     mul(c, a);
     if a.unrolled_mul() {
         mul_lazy(c, a);
@@ -227,63 +227,65 @@ fn mad_wide(a: &ArithSpec, acc: &str, x: &str, y: &str, first: bool) -> String {
 /// The accumulator declarations of one coefficient (a positive and a negative set).
 fn mul_accumulators(a: &ArithSpec) -> &'static str {
     match a.mul {
-        MulForm::Wide64 if limbs32(a) => "uint pe0 = 0, pe1 = 0, pe2 = 0, pe3 = 0, pe4 = 0, po1 = 0, po2 = 0, po3 = 0, ne0 = 0, ne1 = 0, ne2 = 0, ne3 = 0, ne4 = 0, no1 = 0, no2 = 0, no3 = 0;",
-        MulForm::Wide64 => "ulong p0 = 0, p1 = 0, p2 = 0, n0 = 0, n1 = 0, n2 = 0;",
+        MulForm::Wide64 => "srgfn_acc p, n; SRGFN_ACC_ZERO(p); SRGFN_ACC_ZERO(n);",
         MulForm::Limb22 => "ulong p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;",
         MulForm::Mixed => "ulong pa = 0, pb = 0, pc = 0, qa = 0, qb = 0, qc = 0, na = 0, nb = 0, nc = 0, ma = 0, mb = 0, mc = 0;",
     }
 }
 
-/// Whether f_mul's products accumulate in 32-bit limbs ([`mac32`]): the
-/// unrolled wide64 form with PTX.  (H200, v12: f_mul_lazy of k = 8 1384 →
-/// 928 SASS instructions; the 64-bit `mad.lo.cc.u64` chains of `SRGFN_MAC3`
-/// become about 15 SASS instructions per digit product, these about 6.)
-fn limbs32(a: &ArithSpec) -> bool {
-    a.ptx && a.mul == MulForm::Wide64 && a.unrolled_mul()
-}
-
-/// `SRGFN_MAC32(a, x, y)` and `SRGFN_COMBINE32(v0, v1, v2)`, PTX only.  Each
-/// accumulator set a ∈ {p, n} is an even part ae4..ae0 (160 bits) and an odd
-/// part ao3..ao1 (bits 32..127, weight 2^32 per unit of ao1): with x = xh 2^32
-/// + xl and y likewise, x y = (xl yl + xh yh 2^64) + (xl yh + xh yl) 2^32.
-/// The even chain adds both aligned products and ends in ae4, the odd chain
-/// adds each cross product and ends in ao3, so no chain ripples further.
-/// With at most 16 products per set, Σ x y < 2^132 fits the 160 bits of the
-/// even part and the cross products' sum < 2^69 fits ao3:ao2:ao1 (carries into
-/// ao3 stay below 2^5).  COMBINE32 folds each odd part into its even part and
-/// returns the signed 192-bit P − N.
-fn mac32(c: &mut C) {
-    c.line("#define SRGFN_MAC32(a, x, y) asm(\"{ .reg .u32 xl, xh, yl, yh; mov.b64 {xl, xh}, %8; mov.b64 {yl, yh}, %9;\\n\\t\" \\");
+/// `srgfn_acc`, the 192-bit accumulator of a sum of 64×64-bit digit
+/// products, and its macros `SRGFN_ACC_ZERO(a)`, `SRGFN_ACC_MAC(a, x, y)`
+/// (a += x·y), `SRGFN_ACC_GET(a, v0, v1, v2)` (the sum as three words) and
+/// `SRGFN_ACC_DIFF(v0, v1, v2, p, n)` (P − N as a signed 192-bit value).
+///
+/// Portable C: three words and one carry chain per product (`SRGFN_MAC3`;
+/// the 64-bit `mad.lo.cc.u64` chain of PTX was this one with carry flags).
+/// PTX: 32-bit limbs, an even part e4..e0 (160 bits) and an odd part o3..o1
+/// (weight 2^32 per unit of o1).  With x = xh 2^32 + xl and y likewise,
+/// x y = (xl yl + xh yh 2^64) + (xl yh + xh yl) 2^32: the even chain adds both
+/// aligned products and ends in e4, the odd chain adds each cross product and
+/// ends in o3, so no chain ripples further and GET folds the odd part in once.
+/// e4 and o3 count carries (at most 1 and 2 per product): exact for fewer
+/// than 2^31 products, and the sum of k products fits 160 bits for k < 2^32.
+/// (H200, v12: the 64-bit `mad.lo.cc.u64` chains took about 15 SASS
+/// instructions per digit product, the 32-bit limbs about 6; f_mul_lazy of
+/// k = 8 1384 → 928 instructions.)
+fn accumulator(c: &mut C, a: &ArithSpec) {
+    if !a.ptx {
+        c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) do { const ulong x_ = (x), y_ = (y), lo_ = x_ * y_, hi_ = mul_hi(x_, y_); const ulong s0_ = (a0) + lo_, c0_ = s0_ < lo_; const ulong s1_ = (a1) + hi_ + c0_; (a2) += (s1_ < hi_) | ((s1_ == hi_) & c0_); (a0) = s0_; (a1) = s1_; } while (0)");
+        c.line("typedef struct { ulong a0, a1, a2; } srgfn_acc;");
+        c.line("#define SRGFN_ACC_ZERO(a) ((a).a0 = (a).a1 = (a).a2 = 0)");
+        c.line("#define SRGFN_ACC_MAC(a, x, y) SRGFN_MAC3((a).a0, (a).a1, (a).a2, x, y)");
+        c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) ((v0) = (a).a0, (v1) = (a).a1, (v2) = (a).a2)");
+        c.line("#define SRGFN_ACC_DIFF(v0, v1, v2, p, n) do { (v0) = (p).a0 - (n).a0; const ulong b0_ = (p).a0 < (n).a0; (v1) = (p).a1 - (n).a1 - b0_; \\");
+        c.line("    (v2) = (p).a2 - (n).a2 - (((p).a1 < (n).a1) | (((p).a1 - (n).a1) < b0_)); } while (0)");
+        return;
+    }
+    c.line("typedef struct { uint e0, e1, e2, e3, e4, o1, o2, o3; } srgfn_acc;");
+    c.line("#define SRGFN_ACC_ZERO(a) ((a).e0 = (a).e1 = (a).e2 = (a).e3 = (a).e4 = (a).o1 = (a).o2 = (a).o3 = 0)");
+    c.line("#define SRGFN_ACC_MAC(a, x, y) asm(\"{ .reg .u32 xl, xh, yl, yh; mov.b64 {xl, xh}, %8; mov.b64 {yl, yh}, %9;\\n\\t\" \\");
     c.line("    \"mad.lo.cc.u32 %0, xl, yl, %0; madc.hi.cc.u32 %1, xl, yl, %1; madc.lo.cc.u32 %2, xh, yh, %2; madc.hi.cc.u32 %3, xh, yh, %3; addc.u32 %4, %4, 0;\\n\\t\" \\");
     c.line("    \"mad.lo.cc.u32 %5, xl, yh, %5; madc.hi.cc.u32 %6, xl, yh, %6; addc.u32 %7, %7, 0;\\n\\t\" \\");
     c.line("    \"mad.lo.cc.u32 %5, xh, yl, %5; madc.hi.cc.u32 %6, xh, yl, %6; addc.u32 %7, %7, 0; }\" \\");
-    c.line("    : \"+r\"(a##e0), \"+r\"(a##e1), \"+r\"(a##e2), \"+r\"(a##e3), \"+r\"(a##e4), \"+r\"(a##o1), \"+r\"(a##o2), \"+r\"(a##o3) : \"l\"(x), \"l\"(y))");
-    c.line("#define SRGFN_COMBINE32(v0, v1, v2) asm(\"{ .reg .u32 s;\\n\\t\" \\");
-    c.line("    \"add.cc.u32 %4, %4, %13; addc.cc.u32 %5, %5, %14; addc.cc.u32 %6, %6, %15; addc.u32 %7, %7, 0;\\n\\t\" \\");
-    c.line("    \"add.cc.u32 %9, %9, %16; addc.cc.u32 %10, %10, %17; addc.cc.u32 %11, %11, %18; addc.u32 %12, %12, 0;\\n\\t\" \\");
-    c.line("    \"sub.cc.u32 %3, %3, %8; subc.cc.u32 %4, %4, %9; subc.cc.u32 %5, %5, %10; subc.cc.u32 %6, %6, %11; subc.u32 %7, %7, %12;\\n\\t\" \\");
-    c.line("    \"shr.s32 s, %7, 31; mov.b64 %0, {%3, %4}; mov.b64 %1, {%5, %6}; mov.b64 %2, {%7, s}; }\" \\");
-    c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2), \"+r\"(pe0), \"+r\"(pe1), \"+r\"(pe2), \"+r\"(pe3), \"+r\"(pe4), \"+r\"(ne0), \"+r\"(ne1), \"+r\"(ne2), \"+r\"(ne3), \"+r\"(ne4) \\");
-    c.line("    : \"r\"(po1), \"r\"(po2), \"r\"(po3), \"r\"(no1), \"r\"(no2), \"r\"(no3))");
+    c.line("    : \"+r\"((a).e0), \"+r\"((a).e1), \"+r\"((a).e2), \"+r\"((a).e3), \"+r\"((a).e4), \"+r\"((a).o1), \"+r\"((a).o2), \"+r\"((a).o3) : \"l\"(x), \"l\"(y))");
+    c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) asm(\"{ .reg .u32 t1, t2, t3, t4, z; mov.u32 z, 0;\\n\\t\" \\");
+    c.line("    \"add.cc.u32 t1, %4, %8; addc.cc.u32 t2, %5, %9; addc.cc.u32 t3, %6, %10; addc.u32 t4, %7, 0;\\n\\t\" \\");
+    c.line("    \"mov.b64 %0, {%3, t1}; mov.b64 %1, {t2, t3}; mov.b64 %2, {t4, z}; }\" \\");
+    c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2) : \"r\"((a).e0), \"r\"((a).e1), \"r\"((a).e2), \"r\"((a).e3), \"r\"((a).e4), \"r\"((a).o1), \"r\"((a).o2), \"r\"((a).o3))");
+    // P − N in one block: both odd parts folded in, then one 160-bit subtraction, sign-extended
+    c.line("#define SRGFN_ACC_DIFF(v0, v1, v2, p, n) do { uint pe1_ = (p).e1, pe2_ = (p).e2, pe3_ = (p).e3, pe4_ = (p).e4, ne1_ = (n).e1, ne2_ = (n).e2, ne3_ = (n).e3, ne4_ = (n).e4; \\");
+    c.line("    asm(\"{ .reg .u32 d0, s;\\n\\t\" \\");
+    c.line("    \"add.cc.u32 %3, %3, %13; addc.cc.u32 %4, %4, %14; addc.cc.u32 %5, %5, %15; addc.u32 %6, %6, 0;\\n\\t\" \\");
+    c.line("    \"add.cc.u32 %7, %7, %16; addc.cc.u32 %8, %8, %17; addc.cc.u32 %9, %9, %18; addc.u32 %10, %10, 0;\\n\\t\" \\");
+    c.line("    \"sub.cc.u32 d0, %11, %12; subc.cc.u32 %3, %3, %7; subc.cc.u32 %4, %4, %8; subc.cc.u32 %5, %5, %9; subc.u32 %6, %6, %10;\\n\\t\" \\");
+    c.line("    \"shr.s32 s, %6, 31; mov.b64 %0, {d0, %3}; mov.b64 %1, {%4, %5}; mov.b64 %2, {%6, s}; }\" \\");
+    c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2), \"+r\"(pe1_), \"+r\"(pe2_), \"+r\"(pe3_), \"+r\"(pe4_), \"+r\"(ne1_), \"+r\"(ne2_), \"+r\"(ne3_), \"+r\"(ne4_) \\");
+    c.line("    : \"r\"((p).e0), \"r\"((n).e0), \"r\"((p).o1), \"r\"((p).o2), \"r\"((p).o3), \"r\"((n).o1), \"r\"((n).o2), \"r\"((n).o3)); } while (0)");
 }
 
-/// `acc`2:`acc`1:`acc`0 += x_j y_l (64×64→128-bit product into 192 bits).
+/// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator).
 fn wide_product(acc: &str, j: &str, l: &str) -> String {
-    format!("SRGFN_MAC3({acc}0, {acc}1, {acc}2, x[{j}], y[{l}]);")
-}
-
-/// `SRGFN_MAC3(a0, a1, a2, x, y)`: a2:a1:a0 += x·y, one carry chain (in
-/// PTX where `ptx`), for f_mul's loop forms and the digit-parallel twiddle
-/// products; with PTX also the 32-bit-limb forms of [`limbs32`].
-fn mac3(c: &mut C, a: &ArithSpec) {
-    if a.ptx {
-        c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) asm(\"mad.lo.cc.u64 %0, %3, %4, %0;\\n\\tmadc.hi.cc.u64 %1, %3, %4, %1;\\n\\taddc.u64 %2, %2, 0;\" : \"+l\"(a0), \"+l\"(a1), \"+l\"(a2) : \"l\"(x), \"l\"(y))");
-        if limbs32(a) {
-            mac32(c);
-        }
-    } else {
-        c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) do { const ulong x_ = (x), y_ = (y), lo_ = x_ * y_, hi_ = mul_hi(x_, y_); const ulong s0_ = (a0) + lo_, c0_ = s0_ < lo_; const ulong s1_ = (a1) + hi_ + c0_; (a2) += (s1_ < hi_) | ((s1_ == hi_) & c0_); (a0) = s0_; (a1) = s1_; } while (0)");
-    }
+    format!("SRGFN_ACC_MAC({acc}, x[{j}], y[{l}]);")
 }
 
 /// The statements adding x_j y_l to the positive (neg = false) or negative
@@ -291,7 +293,6 @@ fn mac3(c: &mut C, a: &ArithSpec) {
 /// still zero (an assignment instead of an addition where that saves work).
 fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<String> {
     match a.mul {
-        MulForm::Wide64 if limbs32(a) => vec![format!("SRGFN_MAC32({}, x[{j}], y[{l}]);", if neg { "n" } else { "p" })],
         MulForm::Wide64 => vec![wide_product(if neg { "n" } else { "p" }, j, l)],
         MulForm::Limb22 => {
             // buckets by weight 2^(22 b): limb u of x times limb w of y goes to b = u + w
@@ -320,14 +321,7 @@ fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<Strin
 /// v2:v1:v0 ← P − N, the signed coefficient, from the accumulator sets.
 fn combine(c: &mut C, a: &ArithSpec) {
     match a.mul {
-        MulForm::Wide64 if limbs32(a) => c.line("SRGFN_COMBINE32(v0, v1, v2);"),
-        MulForm::Wide64 => {
-            if a.ptx {
-                c.line("asm(\"sub.cc.u64 %0, %3, %6;\\n\\tsubc.cc.u64 %1, %4, %7;\\n\\tsubc.u64 %2, %5, %8;\" : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2) : \"l\"(p0), \"l\"(p1), \"l\"(p2), \"l\"(n0), \"l\"(n1), \"l\"(n2));");
-            } else {
-                c.line("v0 = p0 - n0; { const ulong b0 = p0 < n0; v1 = p1 - n1 - b0; v2 = p2 - n2 - ((p1 < n1) | ((p1 - n1) < b0)); }");
-            }
-        }
+        MulForm::Wide64 => c.line("SRGFN_ACC_DIFF(v0, v1, v2, p, n);"),
         MulForm::Limb22 => {
             c.line("/* c_i = sum_b (p_b - n_b) 2^(22 b), renormalised to 22-bit limbs and a signed top */");
             c.line("long t = (long)(p0 - n0);");
@@ -406,10 +400,10 @@ const MUL_TILE: usize = 4;
 /// unrolled with the sign of each column a constant.
 fn tiled_products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
     let t = MUL_TILE;
-    let acc = |neg: bool, col: usize| format!("{}{col}_", if neg { "n" } else { "p" });
+    let acc = |neg: bool, col: usize| format!("{}{col}", if neg { "n" } else { "p" });
     c.open(format!("for (int i0 = 0; i0 < SRGFN_K; i0 += {t}) {{"));
     for col in 0..t {
-        c.line(format!("ulong p{col}_0 = 0, p{col}_1 = 0, p{col}_2 = 0, n{col}_0 = 0, n{col}_1 = 0, n{col}_2 = 0;"));
+        c.line(format!("srgfn_acc p{col}, n{col}; SRGFN_ACC_ZERO(p{col}); SRGFN_ACC_ZERO(n{col});"));
     }
     c.open("for (int j = 0; j <= i0; j++) {");
     for col in 0..t {
@@ -428,9 +422,7 @@ fn tiled_products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &st
     }
     c.close("}");
     for col in 0..t {
-        c.open(format!(
-            "{{ const ulong p0 = p{col}_0, p1 = p{col}_1, p2 = p{col}_2, n0 = n{col}_0, n1 = n{col}_1, n2 = n{col}_2; /* coefficient i0 + {col} */"
-        ));
+        c.open(format!("{{ const srgfn_acc p = p{col}, n = n{col}; /* coefficient i0 + {col} */"));
         combine(c, a);
         per_coefficient(c, &format!("i0 + {col}"));
         c.close("}");
