@@ -3,8 +3,8 @@
 # (.gpu/srgfn) against the session's base binary (.gpu/srgfn-base) in one call, alternating.
 #   scripts/gpu/compare.sh TAG [check] [checkwg] [bench] [fuse]
 # check: local k = 2, 4, 8 and table k = 16; checkwg: the workgroup variant of k = 8 and 16;
-# checkdigits: the digits variant of k = 32, 64 and 128; bench: k = 2, 4, 8 (local) and
-# k = 16 (table), base and new, twice; benchdigits: the digits variant of k = 32, 64 and 128,
+# checktable: the table variant of k = 2 ... 32; checkdigits: the digits variant of k = 32, 64 and 128; bench: k = 2, 4, 8 (local) and
+# k = 16 (table), base and new, twice (bench16: k = 16 alone, twice); benchdigits: the digits variant of k = 32, 64 and 128,
 # base and new; fuse: fused against unfused and the small-primes baseline with the new
 # binary.  Everything lands in $OUT/TAG.tar.
 set -u
@@ -23,6 +23,8 @@ check)
   timeout 200 $B check --prime "$K16" --variant table > $R/check-table.txt 2> $R/check-table.log; checked table $? ;;
 checkwg)
   timeout 200 $B check --prime "$K8" --prime "$K16" --variant workgroup > $R/check-wg.txt 2> $R/check-wg.log; checked wg $? ;;
+checktable)
+  timeout 300 $B check --prime "$K2" --prime "$K4" --prime "$K8" --prime "$K16" --prime "$K32" --variant table > $R/check-tables.txt 2> $R/check-tables.log; checked tables $? ;;
 checkdigits)
   timeout 300 $B check --prime "$K32" --prime "$K64" --prime "$K128" --variant digits > $R/check-digits.txt 2> $R/check-digits.log; checked digits $? ;;
 benchdigits)
@@ -34,6 +36,12 @@ benchdigits)
       stamp "bench digits $P $V rc=$?"
     done
   done ;;
+bench16)
+  for round in 1 2; do for V in base new; do
+    BIN=$B; [ $V = base ] && BIN=$B-base
+    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 100 $BIN bench --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10 --no-baselines --json $R/b16-$V-$round.json > $R/b16-$V-$round.txt 2> $R/b16-$V-$round.log
+    stamp "bench k=16 $V round $round rc=$?"
+  done; done ;;
 bench)
   for round in 1 2; do for V in base new; do
     BIN=$B; [ $V = base ] && BIN=$B-base

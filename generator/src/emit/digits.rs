@@ -211,6 +211,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("tw_chunk", &(chunk * cols));
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
+    // digit tasks of consecutive work-items read consecutive words: no padding rows
+    ctx.insert("slot_stride", &k);
     ctx.insert("lmem_words", &(g * n * k));
     ctx.insert("lmem_bytes", &shape.bytes(k, n));
     ctx.insert("staging_words", &STAGING_WORDS);

@@ -1,8 +1,8 @@
 //! The "table" variant of a Stockham pass: slots and shifts read from tables.
 //!
 //! A work-group holds G blocks in local memory as lazy elements (see
-//! `lazy.rs`): slot q, digit d of block b at index (q·k + d)·G + b of `SL` and
-//! `SH`.  In each stage its work-items share the stage's butterflies (one
+//! `lazy.rs`): slot q, digit d of block b at index (q·(k + 1) + d)·G + b of
+//! `SL` and `SH` ([`slot_stride`]).  In each stage its work-items share the stage's butterflies (one
 //! task per block and butterfly), each reading its slots and shift amounts
 //! from constant tables: the shifted inputs are read rotated (digit i of
 //! r^s·x is ±x_{(i − s) mod k}, an address computation and a conditional
@@ -19,8 +19,19 @@ use crate::unroll::Program;
 pub fn shape(k: usize, n: usize) -> (usize, usize) {
     let tpd = (n / 2).max(1);
     let by_threads = (LOCAL_THREADS / tpd).max(1);
-    let by_memory = (LOCAL_MAX_BYTES / (n * k * 9)).max(1);
+    let by_memory = (LOCAL_MAX_BYTES / (n * slot_stride(k) * 9)).max(1);
     (by_threads.min(by_memory), tpd)
+}
+
+/// Digit rows per slot in local memory: k, plus one row of padding.  A warp
+/// of a stage reads the same digit of several slots (one per butterfly, its
+/// G blocks side by side); with k rows per slot those reads fall at
+/// multiples of k·G words apart, on the same banks (for k = 16, G = 8: two
+/// 64-bit reads per bank in each half-warp, four byte reads of `SH` per
+/// bank).  The padding row moves slot q by q·G words, so consecutive slots
+/// use other banks.
+pub fn slot_stride(k: usize) -> usize {
+    k + 1
 }
 
 /// Statements reading lazy digits of slot `q` (a C expression) rotated by the
@@ -94,8 +105,9 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("groups", &groups);
     ctx.insert("tpd", &tpd);
     ctx.insert("threads", &(groups * tpd));
-    ctx.insert("lmem_words", &(groups * program.size * k));
-    ctx.insert("lmem_bytes", &(groups * program.size * k * 9));
+    ctx.insert("slot_stride", &slot_stride(k));
+    ctx.insert("lmem_words", &(groups * program.size * slot_stride(k)));
+    ctx.insert("lmem_bytes", &(groups * program.size * slot_stride(k) * 9));
     ctx.insert("table_stages", &stages);
     Ok(())
 }
