@@ -74,13 +74,14 @@ fn host_passes(prime: &Prime, x: &[Digits], n: usize, vecs: usize, passes: &[Pas
     cur.iter().map(|y| f.from_biguint(y).unwrap()).collect()
 }
 
-/// The table of ω_n the passes read: W[t] = ω_n^t, t < n/K (one element when n ≤ K).
+/// The table of ω_n the passes read: W[t] = ω_n^t, t < n/K (one element when n ≤ K),
+/// element-major (digit d of entry t at word t·k + d).
 fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize) -> (ocl::Buffer<u64>, u32) {
     let f = Field::new(prime);
     let w = prime.root_of_unity(n.trailing_zeros()).unwrap();
     let t_len = (n / prime.base_size()).max(1);
     let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), prime.modulus())).unwrap()).collect();
-    (fk.upload(&to_digit_major(&table, prime.k())).unwrap(), t_len.trailing_zeros())
+    (fk.upload(&table.concat()).unwrap(), t_len.trailing_zeros())
 }
 
 /// The positions where `got` differs from `want`.
@@ -202,7 +203,7 @@ fn check_twiddle(fk: &FieldKernels, prime: &Prime, b: usize, j: usize) {
     let n = b * kk * j;
     let x = inputs(&f, n, 99);
     let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
-    let bw = fk.upload(&to_digit_major(&table, k)).unwrap();
+    let bw = fk.upload(&table.concat()).unwrap();
     fk.twiddle(&bx, n as u64, &bw, t_len.trailing_zeros(), kk as u32, j as u32, 2, n as u64).unwrap();
     let got = from_digit_major(&fk.download(&bx).unwrap(), k);
     let w_kj = prime.root_of_unity(log_m - 1).unwrap();

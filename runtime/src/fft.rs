@@ -534,7 +534,8 @@ pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, coun
     Ok(out)
 }
 
-/// The device table W[t] = ω_N^t for t < N/K, digit-major: the host computes
+/// The device table W[t] = ω_N^t for t < N/K, element-major (the passes'
+/// layout, `load_tw`): the host computes
 /// the C = 2^⌈log₂(len)/2⌉ powers B[j] = ω^j and the len/C powers A[i] = ω^{iC},
 /// and the device forms every W[iC + j] = A[i]·B[j] (`outer_product`).
 fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Result<Buffer<u64>> {

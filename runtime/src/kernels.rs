@@ -525,7 +525,8 @@ impl FieldKernels {
         )
     }
 
-    /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (all digit-major).
+    /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (A and B digit-major,
+    /// W element-major as the passes read it).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
         self.aux(
             "pointwise.cl",

@@ -17,6 +17,12 @@ pub enum ParamType {
     /// `__global const digit_t *`: a twiddle table, digit-major with its own
     /// plane stride (never split into segments).
     Table,
+    /// `__global const digit_t *`: the passes' twiddle table W[t] = w^t,
+    /// element-major (digit d of entry t at W[t·k + d], `load_tw`), so that an
+    /// entry gathered by one work-item is k consecutive words.
+    Twiddles,
+    /// `__global digit_t *`: a twiddle table of the passes' form, written.
+    TwiddlesOut,
     /// `__constant digit_t *`: one element's k digits.
     Constant,
     /// `__global const ulong *`: raw 64-bit words, read.
@@ -32,8 +38,8 @@ pub enum ParamType {
 impl ParamType {
     fn c(self) -> &'static str {
         match self {
-            ParamType::In | ParamType::Table => "__global const digit_t *",
-            ParamType::Out | ParamType::InOut => "__global digit_t *",
+            ParamType::In | ParamType::Table | ParamType::Twiddles => "__global const digit_t *",
+            ParamType::Out | ParamType::InOut | ParamType::TwiddlesOut => "__global digit_t *",
             ParamType::Constant => "__constant digit_t *",
             ParamType::WordsIn => "__global const ulong *",
             ParamType::WordsOut => "__global ulong *",
@@ -154,7 +160,7 @@ fn stockham(name: &str, x: Param, shifts: &[Param], count: Param) -> KernelSig {
     let mut params = vec![
         x,
         p("Y", Out, "output, Y != X"),
-        p("W", Table, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r"),
+        p("W", Twiddles, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r (element-major)"),
         p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
         p("n", ULong, "vector length"),
         p("p", ULong, "length of the sub-transforms already done"),
@@ -196,7 +202,7 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "twiddle" => &[
             p("X", InOut, ""),
             p("plane", ULong, ""),
-            p("W", Table, "table w^t, t < 2^log_t"),
+            p("W", Twiddles, "table w^t, t < 2^log_t (element-major)"),
             p("log_t", UInt, "w^(2^log_t) = r"),
             p("m", UInt, "m | K"),
             p("J", UInt, ""),
@@ -249,7 +255,7 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "outer_product" => &[
             p("A", In, "n >> log_c elements"),
             p("B", In, "2^log_c elements"),
-            p("W", Out, "n elements"),
+            p("W", TwiddlesOut, "n entries (element-major)"),
             p("log_c", UInt, ""),
             p("n", ULong, ""),
         ],
