@@ -9,7 +9,7 @@ use clap::Args;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Record, Roofline};
 use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{has_fused, variants_for, MulForm, Variant};
+use srgfn_gen::emit::{default_radix, has_fused, variants_for, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -45,7 +45,7 @@ pub struct BenchArgs {
     /// Timed runs per size, after 3 warm-up runs [default: 20 on GPUs, 5 on CPUs; 10 and 3 with --quick].
     #[arg(long)]
     pub reps: Option<Size>,
-    /// Base-case radices to run, e.g. 2,4 [default: 2,4; 2 with --quick].
+    /// Base-case radices to run, e.g. 2,4 [default: 2,4; the prime's default (4 for k = 8, else 2) with --quick].
     #[arg(long, alias = "radices", value_delimiter = ',')]
     pub radix: Vec<u32>,
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
@@ -160,11 +160,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     } else {
         args.prime.iter().map(|p| (p.clone(), 10, 20)).collect()
     };
-    let radices = match (&args.radix[..], args.quick) {
-        ([], true) => vec![Radix::R2],
-        ([], false) => vec![Radix::R2, Radix::R4],
-        (rs, _) => rs.iter().map(|&r| parse_radix(r)).collect::<Result<_>>()?,
-    };
+    let chosen: Vec<Radix> = args.radix.iter().map(|&r| parse_radix(r)).collect::<Result<_>>()?;
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
     let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
     let mut series = Vec::new();
@@ -183,6 +179,12 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
             add(Kind::SmallPrimes);
             continue;
         }
+        // no --radix: both, or with --quick the prime's default
+        let radices = match (chosen.is_empty(), args.quick) {
+            (false, _) => chosen.clone(),
+            (true, true) => vec![default_radix(&prime)],
+            (true, false) => vec![Radix::R2, Radix::R4],
+        };
         for &radix in &radices {
             for &variant in &variants {
                 for &mul in &muls {

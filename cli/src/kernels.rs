@@ -18,9 +18,9 @@ pub struct EmitArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
-    /// Radix of the base-case expansion: 2 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub radix: u32,
+    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 4 for k = 8, else 2].
+    #[arg(long)]
+    pub radix: Option<u32>,
     /// Folder to write the .cl files and manifest.json into (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -44,9 +44,9 @@ pub struct InspectArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
-    /// Radix of the base-case expansion: 2 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub radix: u32,
+    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 4 for k = 8, else 2].
+    #[arg(long)]
+    pub radix: Option<u32>,
     /// Also draw the butterfly network of DFT_K into this SVG file.
     #[arg(long)]
     pub svg: Option<PathBuf>,
@@ -64,7 +64,7 @@ pub struct DevicesArgs {
 
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let radix = parse_radix(args.radix)?;
+    let radix = args.radix.map(parse_radix).transpose()?.unwrap_or_else(|| emit::default_radix(&prime));
     if !args.segments.is_power_of_two() || args.segments > srgfn::memory::MAX_SEGMENTS {
         bail!("--segments {} is not 1, 2, 4, 8 or 16", args.segments);
     }
@@ -85,7 +85,7 @@ pub fn emit(args: EmitArgs) -> Result<()> {
 
 pub fn inspect(args: InspectArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let radix = parse_radix(args.radix)?;
+    let radix = args.radix.map(parse_radix).transpose()?.unwrap_or_else(|| emit::default_radix(&prime));
     emit::check_supported(&prime)?;
     let prog = Program::unroll(prime.k(), radix).map_err(anyhow::Error::msg)?;
     if args.json {

@@ -110,9 +110,9 @@ pub fn parse_radix(r: u32) -> Result<Radix> {
 /// How the base case and f_mul are generated.
 #[derive(Args, Debug, Clone)]
 pub struct KernelOpts {
-    /// Radix of the base-case expansion of DFT_K: 2 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub radix: u32,
+    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 4 for k = 8, else 2].
+    #[arg(long)]
+    pub radix: Option<u32>,
     /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
@@ -129,7 +129,7 @@ impl KernelOpts {
     pub fn options(&self, prime: &Prime) -> Result<FftOptions> {
         let variant = self.variant.map(|v| check_variant(prime, v)).transpose()?;
         Ok(FftOptions {
-            radix: Some(parse_radix(self.radix)?),
+            radix: self.radix.map(parse_radix).transpose()?,
             variant,
             mul: self.mul.map(MulArg::form),
             max_buffer: None,

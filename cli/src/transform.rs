@@ -11,9 +11,8 @@ use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{check_fuse, plan_fuses, variants_for};
+use srgfn_gen::emit::{check_fuse, default_radix, plan_fuses, variants_for};
 use srgfn_gen::plan::PlanShape;
-use srgfn_gen::rules::Radix;
 use srgfn_gen::{Field, Prime};
 
 use super::opts::{DeviceOpts, Format, FuseArg, KernelOpts, OutputOpts};
@@ -46,7 +45,7 @@ pub struct PlanArgs {
     /// Print the plan as JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Two passes per launch, as the default kernels (radix 2, the prime's default variant) run them [default: where measured faster].
+    /// Two passes per launch, as the default kernels (the prime's default radix and variant) run them [default: where measured faster].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
 }
@@ -223,8 +222,9 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let batch = args.batch.count("--batch", 1, 1 << 20)?;
     let variant = variants_for(&prime)[0];
     let fuse = args.fuse.map(FuseArg::on);
-    check_fuse(&prime, variant, Radix::R2, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
-    let fused = plan_fuses(&prime, variant, Radix::R2, fuse, log_n);
+    let radix = default_radix(&prime);
+    check_fuse(&prime, variant, radix, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
+    let fused = plan_fuses(&prime, variant, radix, fuse, log_n);
     let shape = PlanShape::new(&prime, log_n, batch as usize)?.with_fusion(fused);
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);

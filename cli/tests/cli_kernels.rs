@@ -85,10 +85,18 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     }
     // deterministic output
     let a = base.join("again");
-    srgfn(&["emit", "--prime", "(2^63+2^34)^8+1", "--out", a.to_str().unwrap()]);
+    srgfn(&["emit", "--prime", "(2^63+2^34)^8+1", "--radix", "2", "--out", a.to_str().unwrap()]);
     let b = base.join(format!("{}-2", "(2^63+2^34)^8+1".len()));
     for f in ["field.cl", "dft16_r2_local.cl", "manifest.json"] {
         assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f}");
+    }
+    // without --radix, the prime's default (emit::default_radix): 4 for k = 8, 2 for k = 4
+    for (expr, want, not) in
+        [("(2^63+2^34)^8+1", "dft16_r4_local.cl", "dft16_r2_local.cl"), ("(2^64-2^50)^4+1", "dft8_r2_local.cl", "dft8_r4_local.cl")]
+    {
+        let d = base.join(format!("default-{want}"));
+        assert!(srgfn(&["emit", "--prime", expr, "--out", d.to_str().unwrap()]).status.success());
+        assert!(d.join(want).exists() && !d.join(not).exists(), "{expr}: default radix");
     }
     std::fs::remove_dir_all(&base).ok();
 }

@@ -60,7 +60,7 @@ pub struct Fft {
 /// Options of an [`Fft`]: the base-case radix and variant.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FftOptions {
-    /// Radix of the DFT_K expansion (default 2).
+    /// Radix of the DFT_K expansion (default: `emit::default_radix`, 4 for k = 8, else 2).
     pub radix: Option<Radix>,
     /// Base-case variant (default: the first of [`emit::variants_for`]).
     pub variant: Option<Variant>,
@@ -88,7 +88,7 @@ impl Fft {
     /// Like [`Fft::new`] with chosen options; [`Error::InvalidOption`] for a
     /// variant the prime has no kernels for (the message lists those it has).
     pub fn with_options(session: &Session, prime: &Prime, opts: FftOptions) -> Result<Fft> {
-        let radix = opts.radix.unwrap_or(Radix::R2);
+        let radix = opts.radix.unwrap_or_else(|| emit::default_radix(prime));
         let mul = match opts.mul {
             Some(m) => m,
             None => crate::kernels::default_mul(session, prime)?,

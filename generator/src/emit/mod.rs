@@ -336,6 +336,22 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
     v
 }
 
+/// The radix of the DFT_K expansion a prime's transforms use unless asked
+/// for another: 4 for k = 8, 2 elsewhere.  H200, v12 (the local variant, in
+/// one call; docs/perf/h200-v12/radix): k = 8 with radix 4 holds 130
+/// registers instead of 96 but runs two local-memory stages instead of four:
+/// 2^16 0.082 → 0.072 ms, 2^18 0.208 → 0.184, 2^20 0.618 → 0.545, 2^24
+/// 10.08 → 9.49; k = 4 was 3–6% slower with radix 4 at 2^20–2^22 and k = 2
+/// within 3% either way, so they keep radix 2 (as do the table and digits
+/// variants of k ≥ 16, not measured with radix 4 since v6).
+pub fn default_radix(prime: &Prime) -> Radix {
+    if prime.k() == 8 {
+        Radix::R4
+    } else {
+        Radix::R2
+    }
+}
+
 /// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
 /// radix K per launch by default (H200, v9 and v11: where the fused launches
 /// were faster than one pass per launch; since v11's faster twiddle products
