@@ -110,7 +110,7 @@ pub fn parse_radix(r: u32) -> Result<Radix> {
 /// How the base case and f_mul are generated.
 #[derive(Args, Debug, Clone)]
 pub struct KernelOpts {
-    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 4 for k = 8, else 2].
+    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 4 for k = 8 and k ≥ 32, else 2].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32].

@@ -337,15 +337,16 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
 }
 
 /// The radix of the DFT_K expansion a prime's transforms use unless asked
-/// for another: 4 for k = 8, 2 elsewhere.  H200, v12 (the local variant, in
-/// one call; docs/perf/h200-v12/radix): k = 8 with radix 4 holds 130
-/// registers instead of 96 but runs two local-memory stages instead of four:
-/// 2^16 0.082 → 0.072 ms, 2^18 0.208 → 0.184, 2^20 0.618 → 0.545, 2^24
-/// 10.08 → 9.49; k = 4 was 3–6% slower with radix 4 at 2^20–2^22 and k = 2
-/// within 3% either way, so they keep radix 2 (as do the table and digits
-/// variants of k ≥ 16, not measured with radix 4 since v6).
+/// for another: 4 for k = 8 and k ≥ 32, 2 for k = 2, 4, 16.  H200, v12,
+/// both radices of the default variant in one call (docs/perf/h200-v12/radix):
+/// k = 8 (local) with radix 4 holds 130 registers instead of 96 but runs two
+/// local-memory stages instead of four: 2^16 0.082 → 0.072 ms, 2^20 0.618 →
+/// 0.545, 2^24 10.08 → 9.49; the digits variant: k = 32 2^20 8.60 → 8.18,
+/// k = 64 2^18 4.61 → 4.37, k = 128 2^16 3.03 → 2.98.  k = 4 was 3–6% slower
+/// with radix 4 at 2^20–2^22, k = 2 within 3% either way, and k = 16's table
+/// variant 12–14% slower (212 registers instead of 156).
 pub fn default_radix(prime: &Prime) -> Radix {
-    if prime.k() == 8 {
+    if prime.k() == 8 || prime.k() >= 32 {
         Radix::R4
     } else {
         Radix::R2

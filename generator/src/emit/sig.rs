@@ -17,8 +17,8 @@ pub enum ParamType {
     /// `__global const digit_t *`: a twiddle table, digit-major with its own
     /// plane stride (never split into segments).
     Table,
-    /// `__global const digit_t *`: the passes' twiddle table W[t] = w^t,
-    /// element-major (digit d of entry t at W[t·k + d], `load_tw`), so that an
+    /// `__global const digit_t *`: the passes' twiddle table `W[t] = w^t`,
+    /// element-major (digit d of entry t at `W[t·k + d]`, `load_tw`), so that an
     /// entry gathered by one work-item is k consecutive words.
     Twiddles,
     /// `__global digit_t *`: a twiddle table of the passes' form, written.
