@@ -1,6 +1,6 @@
 #!/bin/bash
 # v11b (the carry into each coefficient as one PTX chain, in f_mul and f_mul_lazy): srgfn check
-# of the variants whose f_mul changed beyond k <= 16's local/table (series_v11.sh checks those):
+# of the variants whose f_mul changed beyond k <= 16's local/table (compare.sh's check step covers those):
 # k = 16's workgroup variant and the digits variant (pointwise products, field operations) of k >= 32.
 set -u
 R=/tmp/v11c; mkdir -p $R
