@@ -1,12 +1,17 @@
 #!/bin/bash
 # A kernel change on the GPU: srgfn check of the variants it touches, then the new binary
 # (.gpu/srgfn) against the session's base binary (.gpu/srgfn-base) in one call, alternating.
-#   scripts/gpu/compare.sh TAG [check] [checkwg] [bench] [fuse]
-# check: local k = 2, 4, 8 and table k = 16; checkwg: the workgroup variant of k = 8 and 16;
-# checktable: the table variant of k = 2 ... 32; checkdigits: the digits variant of k = 32, 64 and 128; bench: k = 2, 4, 8 (local) and
-# k = 16 (table), base and new, twice (bench16: k = 16 alone, twice); benchdigits: the digits variant of k = 32, 64 and 128,
-# base and new; fuse: fused against unfused and the small-primes baseline with the new
-# binary.  Everything lands in $OUT/TAG.tar.
+#   scripts/gpu/compare.sh TAG [STEP ...]     (default steps: check bench)
+# check        the local variant of k = 2, 4, 8 and the table variant of k = 16
+# checkwg      the workgroup variant of k = 8 and 16
+# checktable   the table variant of k = 2 ... 32
+# checkdigits  the digits variant of k = 32, 64 and 128
+# bench        k = 2, 4, 8 (local) twice and k = 16 (table), base and new
+# bench16      k = 16 (table) alone, twice
+# benchdigits  the digits variant of k = 32, 64 and 128, base and new
+# fuse         fused against unfused launches and the small-primes baseline, new binary only
+# The benchmarks pin radix 2 so that both binaries run kernels of the same shape whatever
+# their default radix.  Everything lands in $OUT/TAG.tar; a base/new table is printed last.
 set -u
 TAG=$1; shift
 B=./.gpu/srgfn
@@ -16,6 +21,12 @@ STEPS="${*:-check bench}"
 K2="(2^63+2^53)^2+1"; K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"; K16="(2^62+2^36)^16+1"
 K32="(2^62+2^56)^32+1"; K64="(2^63-2^40)^64+1"; K128="(2^64-2^28)^128+1"
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+# bench_side base|new NAME TIMEOUT ARGS...: one benchmark of the base or the new binary (own cache) into $R/NAME.*
+bench_side() {
+  local V=$1 NAME=$2 T=$3 BIN=$B; shift 3; [ $V = base ] && BIN=$B-base
+  SRGFN_CACHE_DIR=/tmp/cache-$V timeout $T $BIN bench "$@" --no-baselines --json $R/$NAME.json > $R/$NAME.txt 2> $R/$NAME.log
+  stamp "bench $NAME rc=$?"
+}
 checked() { stamp "check $1 rc=$2: $(grep -c '^ok' $R/check-$1.txt) ok, $(grep -c '^FAIL' $R/check-$1.txt) failed"; grep '^FAIL' $R/check-$1.txt | head; }
 for S in $STEPS; do case $S in
 check)
@@ -29,30 +40,18 @@ checkdigits)
   timeout 300 $B check --prime "$K32" --prime "$K64" --prime "$K128" --variant digits > $R/check-digits.txt 2> $R/check-digits.log; checked digits $? ;;
 benchdigits)
   for V in base new; do
-    BIN=$B; [ $V = base ] && BIN=$B-base
     for KL in "$K32:20" "$K64:18" "$K128:16"; do
-      P=${KL%:*}; L=${KL##*:}; F=$R/bd-$V-k$(echo "$P" | sed 's/.*)^\([0-9]*\)+1/\1/')
-      SRGFN_CACHE_DIR=/tmp/cache-$V timeout 120 $BIN bench --prime "$P" --min-log 14 --max-log $L --radix 2 --variant digits --reps 5 --no-baselines --json $F.json > $F.txt 2> $F.log
-      stamp "bench digits $P $V rc=$?"
+      P=${KL%:*}; L=${KL##*:}
+      bench_side $V bd-$V-k$(echo "$P" | sed 's/.*)^\([0-9]*\)+1/\1/') 120 --prime "$P" --min-log 14 --max-log $L --radix 2 --variant digits --reps 5
     done
   done ;;
 bench16)
-  for round in 1 2; do for V in base new; do
-    BIN=$B; [ $V = base ] && BIN=$B-base
-    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 100 $BIN bench --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10 --no-baselines --json $R/b16-$V-$round.json > $R/b16-$V-$round.txt 2> $R/b16-$V-$round.log
-    stamp "bench k=16 $V round $round rc=$?"
-  done; done ;;
+  for round in 1 2; do for V in base new; do bench_side $V b16-$V-$round 100 --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10; done; done ;;
 bench)
   for round in 1 2; do for V in base new; do
-    BIN=$B; [ $V = base ] && BIN=$B-base
-    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 150 $BIN bench --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix 2 --variant local --reps 20 --no-baselines --json $R/b8-$V-$round.json > $R/b8-$V-$round.txt 2> $R/b8-$V-$round.log
-    stamp "bench k<=8 $V round $round rc=$?"
+    bench_side $V b8-$V-$round 150 --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix 2 --variant local --reps 20
   done; done
-  for V in base new; do
-    BIN=$B; [ $V = base ] && BIN=$B-base
-    SRGFN_CACHE_DIR=/tmp/cache-$V timeout 100 $BIN bench --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10 --no-baselines --json $R/b16-$V.json > $R/b16-$V.txt 2> $R/b16-$V.log
-    stamp "bench k=16 $V rc=$?"
-  done ;;
+  for V in base new; do bench_side $V b16-$V 100 --prime "$K16" --min-log 16 --max-log 22 --radix 2 --variant table --reps 10; done ;;
 fuse)
   timeout 200 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 22 --radix 2 --variant local --fuse on,off --reps 20 --no-baselines --json $R/bf.json > $R/bf.txt 2> $R/bf.log; stamp "fused/unfused rc=$?"
   timeout 150 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 24 --small-primes-only --reps 20 --json $R/bs.json > $R/bs.txt 2> $R/bs.log; stamp "small primes rc=$?" ;;
