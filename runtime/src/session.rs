@@ -20,8 +20,8 @@ use crate::faults::{Fault, Faults};
 const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
 
 /// The options programs are built with: [`BUILD_OPTIONS`], then
-/// `SRGFN_CL_OPTIONS` (for experiments, e.g. `-cl-nv-maxrregcount=96` on
-/// NVIDIA); part of every cache key.
+/// `SRGFN_CL_OPTIONS` (for experiments; NVIDIA's driver 580 ignores
+/// `-cl-nv-maxrregcount=N`, docs/performance.md); part of every cache key.
 fn build_options() -> String {
     match std::env::var("SRGFN_CL_OPTIONS") {
         Ok(extra) if !extra.trim().is_empty() => format!("{BUILD_OPTIONS} {}", extra.trim()),
