@@ -11,6 +11,8 @@ pub mod fused;
 pub mod lazy;
 pub mod local;
 mod mul;
+#[cfg(test)]
+mod ptx_model;
 pub mod sig;
 mod table;
 

@@ -250,7 +250,7 @@ fn mul_accumulators(a: &ArithSpec) -> &'static str {
 /// (H200, v12: the 64-bit `mad.lo.cc.u64` chains took about 15 SASS
 /// instructions per digit product, the 32-bit limbs about 6; f_mul_lazy of
 /// k = 8 1384 → 928 instructions.)
-fn accumulator(c: &mut C, a: &ArithSpec) {
+pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
     if !a.ptx {
         c.line("#define SRGFN_MAC3(a0, a1, a2, x, y) do { const ulong x_ = (x), y_ = (y), lo_ = x_ * y_, hi_ = mul_hi(x_, y_); const ulong s0_ = (a0) + lo_, c0_ = s0_ < lo_; const ulong s1_ = (a1) + hi_ + c0_; (a2) += (s1_ < hi_) | ((s1_ == hi_) & c0_); (a0) = s0_; (a1) = s1_; } while (0)");
         c.line("typedef struct { ulong a0, a1, a2; } srgfn_acc;");

@@ -1,0 +1,248 @@
+//! A host model of the inline PTX that `mul::accumulator` emits: the macro
+//! text is parsed and its instructions run on 32-bit registers with PTX's
+//! carry flag, so that CI (which has no NVIDIA device) checks the emitted
+//! carry chains of `SRGFN_ACC_MAC`, `SRGFN_ACC_GET` and `SRGFN_ACC_DIFF`
+//! against BigUint sums.  Only the instructions those macros use are known;
+//! any other instruction fails the test.
+
+use std::collections::HashMap;
+
+use num_bigint::{BigInt, BigUint};
+use rand::{Rng, SeedableRng};
+
+use super::arith::{ArithSpec, C};
+use super::mul::accumulator;
+use super::MulForm;
+use crate::prime::Prime;
+
+/// One `#define NAME(...)` of the emitted text, continuation lines joined.
+fn macro_text(src: &str, name: &str) -> String {
+    let start = src.find(&format!("#define {name}(")).unwrap_or_else(|| panic!("{name} not emitted"));
+    let mut text = String::new();
+    for line in src[start..].lines() {
+        let cont = line.trim_end().ends_with('\\');
+        text.push_str(line.trim_end().trim_end_matches('\\'));
+        text.push(' ');
+        if !cont {
+            break;
+        }
+    }
+    text
+}
+
+/// The C string literals of `s`, in order.
+fn literals(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            let mut lit = String::new();
+            for d in chars.by_ref() {
+                if d == '"' {
+                    break;
+                }
+                lit.push(d);
+            }
+            out.push(lit);
+        }
+    }
+    out
+}
+
+/// A parsed `asm(...)`: the instructions, and the C expression of each operand %i.
+struct Asm {
+    stmts: Vec<String>,
+    operands: Vec<String>,
+}
+
+fn parse_asm(text: &str) -> Asm {
+    let at = text.find("asm(").expect("an asm statement");
+    let body = &text[at + 4..];
+    let lits = literals(body);
+    let is_constraint = |l: &str| matches!(l, "+r" | "=r" | "r" | "+l" | "=l" | "l");
+    let template: String = lits.iter().take_while(|l| !is_constraint(l)).cloned().collect();
+    // operands: each constraint literal is followed by (expression)
+    let mut operands = Vec::new();
+    let mut rest = body;
+    while let Some(i) = rest.find("\"(") {
+        let open = i + 1;
+        let (mut depth, mut end) = (0, open);
+        for (j, ch) in rest[open..].char_indices() {
+            match ch {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        operands.push(rest[open + 1..end].trim().to_string());
+        rest = &rest[end..];
+    }
+    let flat = template.replace("\\n", " ").replace("\\t", " ");
+    let stmts =
+        flat.split(';').map(|s| s.trim().trim_start_matches('{').trim().to_string()).filter(|s| !s.is_empty() && s != "}").collect();
+    Asm { stmts, operands }
+}
+
+/// Runs `asm` on `env` (C expressions → values; 64-bit operands as u64,
+/// 32-bit ones as u32 in a u64), writing its outputs back into `env`.
+fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
+    let mut regs: HashMap<String, u64> = HashMap::new();
+    let mut cf = 0u64;
+    let key = |s: &str| -> String {
+        match s.strip_prefix('%') {
+            Some(n) => asm.operands[n.parse::<usize>().unwrap()].clone(),
+            None => s.to_string(),
+        }
+    };
+    let get = |s: &str, regs: &HashMap<String, u64>, env: &HashMap<String, u64>| -> u64 {
+        if let Ok(v) = s.parse::<u64>() {
+            return v;
+        }
+        let k = key(s);
+        *regs.get(&k).or_else(|| env.get(&k)).unwrap_or_else(|| panic!("no value for {s} ({k})"))
+    };
+    for stmt in &asm.stmts {
+        if stmt.starts_with(".reg") {
+            continue;
+        }
+        let (op, args) = stmt.split_once(' ').unwrap();
+        let args = args.trim();
+        if op == "mov.b64" {
+            if let Some(parts) = args.strip_prefix('{') {
+                // {lo, hi}, src: split a 64-bit value
+                let (inner, src) = parts.split_once('}').unwrap();
+                let (lo, hi) = inner.split_once(',').unwrap();
+                let v = get(src.trim().trim_start_matches(',').trim(), &regs, env);
+                regs.insert(key(lo.trim()), v & 0xffff_ffff);
+                regs.insert(key(hi.trim()), v >> 32);
+            } else {
+                // dst, {lo, hi}: join two 32-bit values
+                let dst = args.split_once(',').unwrap().0.trim();
+                let inner = args[args.find('{').unwrap() + 1..args.find('}').unwrap()].to_string();
+                let (lo, hi) = inner.split_once(',').unwrap();
+                let v = get(lo.trim(), &regs, env) | (get(hi.trim(), &regs, env) << 32);
+                regs.insert(key(dst), v);
+            }
+            continue;
+        }
+        let a: Vec<&str> = args.split(',').map(str::trim).collect();
+        let v = |i: usize| get(a[i], &regs, env);
+        let (val, carry) = match op {
+            "mov.u32" => (v(1), None),
+            "mad.lo.cc.u32" | "madc.lo.cc.u32" | "mad.hi.cc.u32" | "madc.hi.cc.u32" => {
+                let p = v(1) * v(2);
+                let part = if op.contains(".lo.") { p & 0xffff_ffff } else { p >> 32 };
+                let s = part + v(3) + if op.starts_with("madc") { cf } else { 0 };
+                (s & 0xffff_ffff, Some(s >> 32))
+            }
+            "add.cc.u32" | "addc.cc.u32" | "addc.u32" => {
+                let s = v(1) + v(2) + if op.starts_with("addc") { cf } else { 0 };
+                (s & 0xffff_ffff, op.contains(".cc").then_some(s >> 32))
+            }
+            "sub.cc.u32" | "subc.cc.u32" | "subc.u32" => {
+                let b = v(2) + if op.starts_with("subc") { cf } else { 0 };
+                let (x, borrow) = (v(1).wrapping_sub(b) & 0xffff_ffff, (v(1) < b) as u64);
+                (x, op.contains(".cc").then_some(borrow))
+            }
+            "shr.s32" => (((v(1) as u32 as i32) >> v(2)) as u32 as u64, None),
+            _ => panic!("the model does not know `{stmt}`"),
+        };
+        if let Some(c) = carry {
+            cf = c;
+        }
+        regs.insert(key(a[0]), val);
+    }
+    for (k, v) in regs {
+        if env.contains_key(&k) || asm.operands.contains(&k) {
+            env.insert(k, v);
+        }
+    }
+}
+
+/// The emitted PTX accumulator macros.
+fn emitted() -> String {
+    let prime = Prime::parse("(2^63+2^34)^8+1").unwrap();
+    let mut c = C::new();
+    accumulator(&mut c, &ArithSpec::new(&prime, MulForm::Wide64, true));
+    c.out
+}
+
+const FIELDS: [&str; 8] = ["e0", "e1", "e2", "e3", "e4", "o1", "o2", "o3"];
+
+/// Sums of `count` products through the emitted MAC and GET, against BigUint.
+fn check_sums(count: usize, digit: &mut dyn FnMut() -> u64) {
+    let src = emitted();
+    let (mac, get) = (parse_asm(&macro_text(&src, "SRGFN_ACC_MAC")), parse_asm(&macro_text(&src, "SRGFN_ACC_GET")));
+    let mut env: HashMap<String, u64> = FIELDS.iter().map(|f| (format!("(a).{f}"), 0)).collect();
+    let mut want = BigUint::from(0u32);
+    for _ in 0..count {
+        let (x, y) = (digit(), digit());
+        env.insert("x".into(), x);
+        env.insert("y".into(), y);
+        run(&mac, &mut env);
+        want += BigUint::from(x) * BigUint::from(y);
+    }
+    run(&get, &mut env);
+    let got = BigUint::from(env["v0"]) + (BigUint::from(env["v1"]) << 64) + (BigUint::from(env["v2"]) << 128);
+    assert_eq!(got, want, "{count} products");
+}
+
+#[test]
+fn emitted_ptx_accumulator_sums_exactly() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for count in [1, 2, 8, 16, 64, 128] {
+        check_sums(count, &mut || u64::MAX);
+        check_sums(count, &mut || rng.gen());
+        let mut i = 0u64;
+        check_sums(count, &mut || {
+            i += 1;
+            [0, 1, u64::MAX, 1 << 63, (1 << 32) - 1, 1 << 32][(i % 6) as usize]
+        });
+    }
+}
+
+#[test]
+fn emitted_ptx_difference_is_the_signed_coefficient() {
+    let src = emitted();
+    let (mac, diff) = (parse_asm(&macro_text(&src, "SRGFN_ACC_MAC")), parse_asm(&macro_text(&src, "SRGFN_ACC_DIFF")));
+    let diff_text = macro_text(&src, "SRGFN_ACC_DIFF");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    for (np, nn) in [(1, 0), (0, 1), (3, 5), (8, 8), (16, 0), (0, 16), (9, 7)] {
+        for max in [false, true] {
+            // P and N as the MAC leaves them, each under its own name
+            let mut sums = [BigInt::from(0), BigInt::from(0)];
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (s, (name, count)) in [("p", np), ("n", nn)].into_iter().enumerate() {
+                let mut acc: HashMap<String, u64> = FIELDS.iter().map(|f| (format!("(a).{f}"), 0)).collect();
+                for _ in 0..count {
+                    let (x, y) = if max { (u64::MAX, u64::MAX) } else { (rng.gen(), rng.gen()) };
+                    acc.insert("x".into(), x);
+                    acc.insert("y".into(), y);
+                    run(&mac, &mut acc);
+                    sums[s] += BigInt::from(x) * BigInt::from(y);
+                }
+                for f in FIELDS {
+                    env.insert(format!("({name}).{f}"), acc[&format!("(a).{f}")]);
+                }
+            }
+            // the C prelude of DIFF copies the even words it adds into: `uint pe1_ = (p).e1, ...`
+            let prelude = &diff_text[diff_text.find("uint ").unwrap() + 5..diff_text.find(';').unwrap()];
+            for decl in prelude.split(',') {
+                let (name, expr) = decl.split_once('=').unwrap();
+                let v = env[expr.trim()];
+                env.insert(name.trim().to_string(), v);
+            }
+            run(&diff, &mut env);
+            let got = BigUint::from(env["v0"]) + (BigUint::from(env["v1"]) << 64) + (BigUint::from(env["v2"]) << 128);
+            let modulus = BigInt::from(1) << 192;
+            let want = ((&sums[0] - &sums[1]) % &modulus + &modulus) % &modulus;
+            assert_eq!(BigInt::from(got), want, "P of {np} products, N of {nn}, max = {max}");
+        }
+    }
+}
