@@ -2,7 +2,7 @@
 //! text is parsed and its instructions run on 32-bit registers with PTX's
 //! carry flag, so that CI (which has no NVIDIA device) checks the emitted
 //! carry chains of `SRGFN_ACC_MAC`, `SRGFN_ACC_GET` and `SRGFN_ACC_DIFF`
-//! against BigUint sums.  Only the instructions those macros use are known;
+//! against BigUint sums, and the lazy digits' `SRGFN_LZ_ADD`/`SRGFN_LZ_SUB`.  Only the instructions those macros use are known;
 //! any other instruction fails the test.
 
 use std::collections::HashMap;
@@ -11,6 +11,7 @@ use num_bigint::{BigInt, BigUint};
 use rand::{Rng, SeedableRng};
 
 use super::arith::{ArithSpec, C};
+use super::lazy::render_ops;
 use super::mul::accumulator;
 use super::MulForm;
 use crate::prime::Prime;
@@ -141,14 +142,19 @@ fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
                 let s = part + v(3) + if op.starts_with("madc") { cf } else { 0 };
                 (s & 0xffff_ffff, Some(s >> 32))
             }
-            "add.cc.u32" | "addc.cc.u32" | "addc.u32" => {
-                let s = v(1) + v(2) + if op.starts_with("addc") { cf } else { 0 };
-                (s & 0xffff_ffff, op.contains(".cc").then_some(s >> 32))
-            }
-            "sub.cc.u32" | "subc.cc.u32" | "subc.u32" => {
-                let b = v(2) + if op.starts_with("subc") { cf } else { 0 };
-                let (x, borrow) = (v(1).wrapping_sub(b) & 0xffff_ffff, (v(1) < b) as u64);
-                (x, op.contains(".cc").then_some(borrow))
+            // add/sub of 32 or 64 bits (.u32, .s32, .u64): modular, the carry (borrow) out of the top bit
+            _ if op.starts_with("add") || op.starts_with("sub") => {
+                let bits = if op.ends_with("64") { 64 } else { 32 };
+                let mask = (1u128 << bits) - 1;
+                let cin = if op.starts_with("addc") || op.starts_with("subc") { cf as u128 } else { 0 };
+                let (x, y) = (v(1) as u128 & mask, v(2) as u128 & mask);
+                let (r, out) = if op.starts_with("add") {
+                    let s = x + y + cin;
+                    (s & mask, s >> bits)
+                } else {
+                    ((x.wrapping_sub(y + cin)) & mask, (x < y + cin) as u128)
+                };
+                (r as u64, op.contains(".cc").then_some(out as u64))
             }
             "shr.s32" => (((v(1) as u32 as i32) >> v(2)) as u32 as u64, None),
             _ => panic!("the model does not know `{stmt}`"),
@@ -243,6 +249,29 @@ fn emitted_ptx_difference_is_the_signed_coefficient() {
             let modulus = BigInt::from(1) << 192;
             let want = ((&sums[0] - &sums[1]) % &modulus + &modulus) % &modulus;
             assert_eq!(BigInt::from(got), want, "P of {np} products, N of {nn}, max = {max}");
+        }
+    }
+}
+
+#[test]
+fn emitted_ptx_lazy_digit_add_and_sub_are_96_bit() {
+    let prime = Prime::parse("(2^63+2^34)^8+1").unwrap();
+    let src = render_ops(&ArithSpec::new(&prime, MulForm::Wide64, true));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+    let edges = [0u64, 1, u64::MAX, 1 << 63];
+    for name in ["SRGFN_LZ_ADD", "SRGFN_LZ_SUB"] {
+        let asm = parse_asm(&macro_text(&src, name));
+        for i in 0..2000 {
+            let (al, bl) = if i < 16 { (edges[i % 4], edges[i / 4]) } else { (rng.gen(), rng.gen()) };
+            let (ah, bh): (i32, i32) = (rng.gen_range(-128..128), rng.gen_range(-128..128));
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (k, v) in [("al", al), ("bl", bl), ("ah", ah as u32 as u64), ("bh", bh as u32 as u64)] {
+                env.insert(k.into(), v);
+            }
+            run(&asm, &mut env);
+            let value = |l: u64, h: i32| (BigInt::from(h) << 64) + BigInt::from(l);
+            let want = if name == "SRGFN_LZ_ADD" { value(al, ah) + value(bl, bh) } else { value(al, ah) - value(bl, bh) };
+            assert_eq!(value(env["zl"], env["zh"] as u32 as i32), want, "{name}({al}, {ah}, {bl}, {bh})");
         }
     }
 }
