@@ -112,7 +112,7 @@ fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
 }
 
 /// v2:v1:v0 += the carry ch:cl (signed 128-bit), one carry chain (in PTX where `ptx`).
-fn add_carry(c: &mut C, a: &ArithSpec) {
+pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
     c.line("/* v += carry (signed 128-bit ch:cl) */");
     if a.ptx {
         c.line("asm(\"add.cc.u64 %0, %0, %3;\\n\\taddc.cc.u64 %1, %1, %4;\\n\\taddc.u64 %2, %2, %5;\" : \"+l\"(v0), \"+l\"(v1), \"+l\"(v2) : \"l\"(cl), \"l\"(ch), \"l\"((ulong)((long)ch >> 63)));");

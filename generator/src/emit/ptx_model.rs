@@ -2,7 +2,8 @@
 //! text is parsed and its instructions run on 32-bit registers with PTX's
 //! carry flag, so that CI (which has no NVIDIA device) checks the emitted
 //! carry chains of `SRGFN_ACC_MAC`, `SRGFN_ACC_GET` and `SRGFN_ACC_DIFF`
-//! against BigUint sums, and the lazy digits' `SRGFN_LZ_ADD`/`SRGFN_LZ_SUB`.  Only the instructions those macros use are known;
+//! against BigUint sums, the lazy digits' `SRGFN_LZ_ADD`/`SRGFN_LZ_SUB`,
+//! and the carry into a coefficient (`mul::add_carry`).  Only the instructions those macros use are known;
 //! any other instruction fails the test.
 
 use std::collections::HashMap;
@@ -12,7 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use super::arith::{ArithSpec, C};
 use super::lazy::render_ops;
-use super::mul::accumulator;
+use super::mul::{accumulator, add_carry};
 use super::MulForm;
 use crate::prime::Prime;
 
@@ -273,5 +274,34 @@ fn emitted_ptx_lazy_digit_add_and_sub_are_96_bit() {
             let want = if name == "SRGFN_LZ_ADD" { value(al, ah) + value(bl, bh) } else { value(al, ah) - value(bl, bh) };
             assert_eq!(value(env["zl"], env["zh"] as u32 as i32), want, "{name}({al}, {ah}, {bl}, {bh})");
         }
+    }
+}
+
+#[test]
+fn emitted_ptx_carry_into_a_coefficient_is_192_bit() {
+    let prime = Prime::parse("(2^62+2^36)^16+1").unwrap();
+    let mut c = C::new();
+    add_carry(&mut c, &ArithSpec::new(&prime, MulForm::Wide64, true));
+    let asm = parse_asm(&c.out);
+    let sign_of_ch = asm.operands.last().expect("operands").clone();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    let edges = [0u64, 1, u64::MAX, 1 << 63, u64::MAX - 1];
+    for i in 0..3000 {
+        let (v, carry): ([u64; 3], [u64; 2]) = if i < 125 {
+            ([edges[i % 5], edges[(i / 5) % 5], edges[(i / 25) % 5]], [edges[i % 5], edges[(i / 5) % 5]])
+        } else {
+            ([rng.gen(), rng.gen(), rng.gen()], [rng.gen(), rng.gen()])
+        };
+        let mut env: HashMap<String, u64> = HashMap::new();
+        for (k, x) in [("v0", v[0]), ("v1", v[1]), ("v2", v[2]), ("cl", carry[0]), ("ch", carry[1])] {
+            env.insert(k.into(), x);
+        }
+        env.insert(sign_of_ch.clone(), ((carry[1] as i64) >> 63) as u64);
+        run(&asm, &mut env);
+        let word = |w: [u64; 3]| BigInt::from(w[0]) + (BigInt::from(w[1]) << 64) + (BigInt::from(w[2]) << 128);
+        let modulus = BigInt::from(1) << 192;
+        let signed_carry = BigInt::from(carry[0]) + (BigInt::from(carry[1] as i64) << 64);
+        let want = ((word(v) + signed_carry) % &modulus + &modulus) % &modulus;
+        assert_eq!(word([env["v0"], env["v1"], env["v2"]]), want, "v = {v:?}, carry = {carry:?}");
     }
 }
