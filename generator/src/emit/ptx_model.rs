@@ -182,6 +182,16 @@ fn emitted() -> String {
 
 const FIELDS: [&str; 8] = ["e0", "e1", "e2", "e3", "e4", "o1", "o2", "o3"];
 
+/// The 192-bit value of three 64-bit words, least significant first.
+fn words(w: [u64; 3]) -> BigInt {
+    BigInt::from(w[0]) + (BigInt::from(w[1]) << 64) + (BigInt::from(w[2]) << 128)
+}
+
+/// The 192-bit value v2:v1:v0 the model left in `env`.
+fn v_words(env: &HashMap<String, u64>) -> BigInt {
+    words([env["v0"], env["v1"], env["v2"]])
+}
+
 /// Sums of `count` products through the emitted MAC and GET, against BigUint.
 fn check_sums(count: usize, digit: &mut dyn FnMut() -> u64) {
     let src = emitted();
@@ -196,8 +206,7 @@ fn check_sums(count: usize, digit: &mut dyn FnMut() -> u64) {
         want += BigUint::from(x) * BigUint::from(y);
     }
     run(&get, &mut env);
-    let got = BigUint::from(env["v0"]) + (BigUint::from(env["v1"]) << 64) + (BigUint::from(env["v2"]) << 128);
-    assert_eq!(got, want, "{count} products");
+    assert_eq!(v_words(&env), BigInt::from(want), "{count} products");
 }
 
 #[test]
@@ -246,10 +255,9 @@ fn emitted_ptx_difference_is_the_signed_coefficient() {
                 env.insert(name.trim().to_string(), v);
             }
             run(&diff, &mut env);
-            let got = BigUint::from(env["v0"]) + (BigUint::from(env["v1"]) << 64) + (BigUint::from(env["v2"]) << 128);
             let modulus = BigInt::from(1) << 192;
             let want = ((&sums[0] - &sums[1]) % &modulus + &modulus) % &modulus;
-            assert_eq!(BigInt::from(got), want, "P of {np} products, N of {nn}, max = {max}");
+            assert_eq!(v_words(&env), want, "P of {np} products, N of {nn}, max = {max}");
         }
     }
 }
@@ -298,10 +306,9 @@ fn emitted_ptx_carry_into_a_coefficient_is_192_bit() {
         }
         env.insert(sign_of_ch.clone(), ((carry[1] as i64) >> 63) as u64);
         run(&asm, &mut env);
-        let word = |w: [u64; 3]| BigInt::from(w[0]) + (BigInt::from(w[1]) << 64) + (BigInt::from(w[2]) << 128);
         let modulus = BigInt::from(1) << 192;
         let signed_carry = BigInt::from(carry[0]) + (BigInt::from(carry[1] as i64) << 64);
-        let want = ((word(v) + signed_carry) % &modulus + &modulus) % &modulus;
-        assert_eq!(word([env["v0"], env["v1"], env["v2"]]), want, "v = {v:?}, carry = {carry:?}");
+        let want = ((words(v) + signed_carry) % &modulus + &modulus) % &modulus;
+        assert_eq!(v_words(&env), want, "v = {v:?}, carry = {carry:?}");
     }
 }
