@@ -10,6 +10,8 @@
 # bench16      k = 16 (table) alone, twice
 # benchdigits  the digits variant of k = 32, 64 and 128, base and new
 # fuse         fused against unfused launches and the small-primes baseline, new binary only
+# cold         a cold build (empty caches, NVIDIA's too) of one transform's kernels per catalog
+#              prime with the new binary, wall time of `srgfn fft --random`
 # The benchmarks pin radix 2 so that both binaries run kernels of the same shape whatever
 # their default radix.  Everything lands in $OUT/TAG.tar; a base/new table is printed last.
 set -u
@@ -55,6 +57,14 @@ bench)
 fuse)
   timeout 200 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 22 --radix 2 --variant local --fuse on,off --reps 20 --no-baselines --json $R/bf.json > $R/bf.txt 2> $R/bf.log; stamp "fused/unfused rc=$?"
   timeout 150 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 24 --small-primes-only --reps 20 --json $R/bs.json > $R/bs.txt 2> $R/bs.log; stamp "small primes rc=$?" ;;
+cold)
+  export CUDA_CACHE_DISABLE=1
+  for PL in "$K2:20" "$K4:20" "$K8:16" "$K8:20" "$K16:20" "$K32:18" "$K64:16" "$K128:16"; do
+    P=${PL%:*}; L=${PL##*:}; rm -rf /tmp/cold; mkdir -p /tmp/cold; chmod 700 /tmp/cold
+    a=$(date +%s%N); SRGFN_CACHE_DIR=/tmp/cold timeout 120 $B fft --prime "$P" --random 2^$L --format bin --output /tmp/cold-out.bin 2>> $R/cold.log; rc=$?; b=$(date +%s%N)
+    echo "cold build + fft 2^$L $P: $(( (b - a) / 1000000 )) ms rc=$rc" | tee -a $R/cold.txt
+  done
+  unset CUDA_CACHE_DISABLE ;;
 esac; done
 tar cf $OUT/$TAG.tar -C $R .
 R=$R python3 - <<'PY'
