@@ -10,7 +10,7 @@ use srgfn_gen::unroll::Program;
 
 use srgfn::io::write_atomic;
 
-use super::opts::{parse_radix, MulArg};
+use super::opts::{radix_or_default, MulArg};
 use super::primes::parse_prime;
 
 #[derive(Args, Debug)]
@@ -64,7 +64,7 @@ pub struct DevicesArgs {
 
 pub fn emit(args: EmitArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let radix = args.radix.map(parse_radix).transpose()?.unwrap_or_else(|| emit::default_radix(&prime));
+    let radix = radix_or_default(args.radix, &prime)?;
     if !args.segments.is_power_of_two() || args.segments > srgfn::memory::MAX_SEGMENTS {
         bail!("--segments {} is not 1, 2, 4, 8 or 16", args.segments);
     }
@@ -85,7 +85,7 @@ pub fn emit(args: EmitArgs) -> Result<()> {
 
 pub fn inspect(args: InspectArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
-    let radix = args.radix.map(parse_radix).transpose()?.unwrap_or_else(|| emit::default_radix(&prime));
+    let radix = radix_or_default(args.radix, &prime)?;
     emit::check_supported(&prime)?;
     let prog = Program::unroll(prime.k(), radix).map_err(anyhow::Error::msg)?;
     if args.json {

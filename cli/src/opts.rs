@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use srgfn::ProgramCache;
 use srgfn::{select_device, FftOptions, Session};
-use srgfn_gen::emit::{variants_for, MulForm, Variant};
+use srgfn_gen::emit::{default_radix, variants_for, MulForm, Variant};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -105,6 +105,11 @@ impl MulArg {
 
 pub fn parse_radix(r: u32) -> Result<Radix> {
     Radix::from_number(r).map_err(anyhow::Error::msg)
+}
+
+/// `--radix` when given, else the prime's default (`emit::default_radix`).
+pub fn radix_or_default(r: Option<u32>, prime: &Prime) -> Result<Radix> {
+    Ok(r.map(parse_radix).transpose()?.unwrap_or_else(|| default_radix(prime)))
 }
 
 /// How the base case and f_mul are generated.
