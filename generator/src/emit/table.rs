@@ -105,9 +105,11 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("groups", &groups);
     ctx.insert("tpd", &tpd);
     ctx.insert("threads", &(groups * tpd));
+    // SL holds a word and SH a byte per digit slot: 9 bytes each
+    let words = groups * program.size * slot_stride(k);
     ctx.insert("slot_stride", &slot_stride(k));
-    ctx.insert("lmem_words", &(groups * program.size * slot_stride(k)));
-    ctx.insert("lmem_bytes", &(groups * program.size * slot_stride(k) * 9));
+    ctx.insert("lmem_words", &words);
+    ctx.insert("lmem_bytes", &(words * 9));
     ctx.insert("table_stages", &stages);
     Ok(())
 }
