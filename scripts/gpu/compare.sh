@@ -14,9 +14,9 @@
 # fuse         fused against unfused launches and the small-primes baseline, new binary only
 # cold         a cold build (empty caches, NVIDIA's too) of one transform's kernels per catalog
 #              prime with the new binary, wall time of `srgfn fft --random`
-# ptx          the registers, spills and SASS instruction counts of every kernel the new binary's
-#              benchmarks built: NVIDIA's program binaries (PTX) from its program cache, through
-#              ptxas -v and cuobjdump (run it after a bench step)
+# ptx          the registers, spills and SASS instruction counts of every kernel each side's
+#              benchmarks built: NVIDIA's program binaries (PTX) from the side's program cache,
+#              through ptxas -v and cuobjdump (run it after a bench step)
 # The benchmarks pin one radix (RADIX, default 2) so that every binary runs kernels of the same
 # shape whatever its default radix.  SIDES (default "base new") names the binaries: new is
 # .gpu/srgfn, any other side X is .gpu/srgfn-X.  Everything lands in $OUT/TAG.tar; a table of
@@ -36,6 +36,12 @@ bench_side() {
   local V=$1 NAME=$2 T=$3 BIN=$B; shift 3; [ $V = new ] || BIN=$B-$V
   SRGFN_CACHE_DIR=/tmp/cache-$V timeout $T $BIN bench "$@" --no-baselines --json $R/$NAME.json > $R/$NAME.txt 2> $R/$NAME.log
   stamp "bench $NAME rc=$?"
+}
+# k = 2, 4, 8 (local), every side, twice
+bench_local() {
+  for round in 1 2; do for V in $SIDES; do
+    bench_side $V b8-$V-$round 150 --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix $RADIX --variant local --reps 20
+  done; done
 }
 checked() { stamp "check $1 rc=$2: $(grep -c '^ok' $R/check-$1.txt) ok, $(grep -c '^FAIL' $R/check-$1.txt) failed"; grep '^FAIL' $R/check-$1.txt | head; }
 for S in $STEPS; do case $S in
@@ -63,13 +69,9 @@ benchdefault)
     bench_side $V b8-$V-$round-k8 120 --prime "$K8" --min-log 16 --max-log 24 --radix 4 --variant local --reps 20
   done; done ;;
 benchlocal)
-  for round in 1 2; do for V in $SIDES; do
-    bench_side $V b8-$V-$round 150 --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix $RADIX --variant local --reps 20
-  done; done ;;
+  bench_local ;;
 bench)
-  for round in 1 2; do for V in $SIDES; do
-    bench_side $V b8-$V-$round 150 --prime "$K4" --prime "$K8" --prime "$K2" --min-log 16 --max-log 24 --radix $RADIX --variant local --reps 20
-  done; done
+  bench_local
   for V in $SIDES; do bench_side $V b16-$V 100 --prime "$K16" --min-log 16 --max-log 22 --radix $RADIX --variant table --reps 10; done ;;
 fuse)
   timeout 200 $B bench --prime "$K4" --prime "$K8" --min-log 16 --max-log 22 --radix $RADIX --variant local --fuse on,off --reps 20 --no-baselines --json $R/bf.json > $R/bf.txt 2> $R/bf.log; stamp "fused/unfused rc=$?"
