@@ -353,3 +353,22 @@ fn local_memory_variants_are_race_free_across_work_groups() {
         }
     }
 }
+
+/// The kernels map indices with shifts and masks, so a pass whose n or p is
+/// not a power of two (or whose radix·p exceeds n) is refused before launch.
+#[test]
+fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
+    let s = session();
+    let prime = catalog_prime(4).unwrap();
+    let fk = FieldKernels::with_mul(&s, prime, Radix::R2, MulForm::Wide64).unwrap();
+    let k = prime.k();
+    let x = fk.upload(&vec![0u64; 96 * k]).unwrap();
+    let y = fk.alloc(96 * k).unwrap();
+    let (w, log_t) = twiddle_table(&fk, prime, 64);
+    for (n, p) in [(96u64, 1u64), (64, 3), (8, 8)] {
+        let e = fk
+            .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, 96, n, p, log_t, 0, 96 / 8)
+            .expect_err("a pass the kernels cannot map");
+        assert!(format!("{e:#}").contains("powers of two with radix·p ≤ n"), "n = {n}, p = {p}: {e:#}");
+    }
+}

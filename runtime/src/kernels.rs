@@ -57,6 +57,18 @@ enum Arg<'a> {
 
 /// The arguments of a Stockham kernel in the order of `emit::sig`'s
 /// `stockham`: X, Y, W, (plane, n, p), log_t, the twiddle shifts, count.
+/// The kernels map indices with shifts and masks: n, the radix and p are
+/// powers of two and radix·p divides n (every plan's passes are).
+fn pass_shape(n: u64, radix: u64, p: u64) -> Result<()> {
+    if [n, radix, p].iter().all(|v| v.is_power_of_two()) && radix.checked_mul(p).is_some_and(|rp| rp <= n) {
+        Ok(())
+    } else {
+        Err(Error::option(format!(
+            "a Stockham pass needs n, the radix and p powers of two with radix·p ≤ n (got n = {n}, radix {radix}, p = {p})"
+        )))
+    }
+}
+
 fn stockham_args<'a>(
     x: &'a [Buffer<u64>],
     y: &'a [Buffer<u64>],
@@ -296,6 +308,7 @@ impl FieldKernels {
         tw_shift: u32,
         count: u64,
     ) -> Result<()> {
+        pass_shape(n, radix as u64, p)?;
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
@@ -321,6 +334,7 @@ impl FieldKernels {
         tw_shift: [u32; 2],
         count: u64,
     ) -> Result<()> {
+        pass_shape(n, (radix * radix) as u64, p)?;
         let program = &self.set.program;
         let shape = match FusedShape::of(self.prime.k(), program) {
             Some(s) if radix == program.size => s,
