@@ -235,26 +235,35 @@ pub fn render_norm(a: &ArithSpec) -> String {
         None => out.push_str(" * an exact floor division by r (r is far from a power of two); the quotients carry on and the\n * last folds back (r^k = -1). */\n"),
     }
     let mut c = C::new();
-    c.open("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {");
-    c.line("long cy = 0;");
-    let mut digit = vec!["{ ulong vl = lo[I] + (ulong)cy; long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy);".to_string()];
+    // one digit: v = vh 2^64 + vl split into v mod r and floor(v / r)
+    c.line("/* v = vh 2^64 + vl (a lazy digit plus a carry, within the bound above): returns v mod r in [0, r),");
+    c.line(" * *q = floor(v / r).  srgfn_norm's step, and the digits variant's carries. */");
+    c.open("static inline ulong srgfn_split_lazy(long *q_, ulong vl, long vh) {");
     match l.rounds {
         Some(rounds) => {
-            digit.push("long q = 0;".into());
+            c.line("long q = 0;");
             for _ in 0..rounds {
-                digit.push(round(&l));
+                c.line(round(&l));
             }
-            digit.push("/* v in [-r, 2r): one correction */".into());
-            digit.push("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);".into());
-            digit.push("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;".into());
-            digit.push("z[I] = vl; cy = q; }".into());
+            c.line("/* v in [-r, 2r): one correction */");
+            c.line("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);");
+            c.line("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;");
+            c.line("*q_ = q;");
+            c.line("return vl;");
         }
         None => {
-            digit.push("ulong qh, ql; z[I] = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63)); cy = (long)ql; }".into());
+            c.line("ulong qh, ql;");
+            c.line("const ulong d = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63));");
+            c.line("*q_ = (long)ql;");
+            c.line("return d;");
         }
     }
-    let body = digit.join("\n        ");
-    each(&mut c, a, 0, l.k, &|i| body.replace("[I]", &format!("[{i}]")));
+    c.close("}");
+    c.line("");
+    c.open("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {");
+    c.line("long cy = 0;");
+    let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = srgfn_split_lazy(&cy, vl, vh); }";
+    each(&mut c, a, 0, l.k, &|i| digit.replace("[I]", &format!("[{i}]")));
     c.line("srgfn_fold0(z, -cy);");
     c.close("}");
     out.push_str(&c.out);
