@@ -55,8 +55,6 @@ enum Arg<'a> {
     U32(u32),
 }
 
-/// The arguments of a Stockham kernel in the order of `emit::sig`'s
-/// `stockham`: X, Y, W, (plane, n, p), log_t, the twiddle shifts, count.
 /// The kernels map indices with shifts and masks: n, the radix and p are
 /// powers of two and radix·p divides n (every plan's passes are).
 fn pass_shape(n: u64, radix: u64, p: u64) -> Result<()> {
@@ -69,6 +67,8 @@ fn pass_shape(n: u64, radix: u64, p: u64) -> Result<()> {
     }
 }
 
+/// The arguments of a Stockham kernel in the order of `emit::sig`'s
+/// `stockham`: X, Y, W, (plane, n, p), log_t, the twiddle shifts, count.
 fn stockham_args<'a>(
     x: &'a [Buffer<u64>],
     y: &'a [Buffer<u64>],
