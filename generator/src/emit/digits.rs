@@ -223,6 +223,36 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::emit::arith::ArithSpec;
+    use crate::emit::lazy::LazySpec;
+    use crate::emit::MulForm;
+
+    /// The store phase splits its lazy digits with `srgfn_split_lazy`, whose
+    /// rounds `LazySpec` sets for |v| ≤ 2^levels·level0 + 1024.  The digits it
+    /// splits are at most 2^L (r + k + 2) for the L butterfly levels of the
+    /// largest block (the twiddle phase leaves |d| ≤ r + k + 2), plus a carry
+    /// below 2^10 in the second round: every catalog prime and f_mul form
+    /// stays within that bound.
+    #[test]
+    fn store_phase_digits_stay_within_the_split_bound() {
+        // the catalog, and searched radices of three terms (2^w ± 2^u ± 2^v)
+        let mut primes = crate::prime::catalog().to_vec();
+        for k in [2, 16] {
+            let spec = crate::search::SearchSpec { k, terms: 3, w_min: 58, w_max: 58 };
+            primes.extend(crate::search::search(&spec, &|| {}).unwrap().into_iter().take(4));
+        }
+        assert!(primes.len() > crate::prime::catalog().len(), "the search found three-term primes");
+        for prime in &primes {
+            for mul in MulForm::ALL {
+                let (k, r) = (prime.k(), prime.r() as f64);
+                let spec = LazySpec::of(&ArithSpec::new(prime, mul, false));
+                let levels = max_radix(k).trailing_zeros() as i32;
+                let digits = (2f64).powi(levels) * (r + k as f64 + 2.0) + 1024.0;
+                let bound = (2f64).powi(spec.levels as i32) * spec.level0 + 1024.0;
+                assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
+            }
+        }
+    }
 
     #[test]
     fn largest_radix_and_shapes_fit_local_memory() {
