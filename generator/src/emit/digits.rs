@@ -228,7 +228,7 @@ mod tests {
     use crate::emit::MulForm;
 
     /// The store phase splits its lazy digits with `srgfn_split_lazy`, whose
-    /// rounds `LazySpec` sets for |v| ≤ 2^levels·level0 + 1024.  The digits it
+    /// rounds `LazySpec` sets for |v| ≤ `LazySpec::split_bound`.  The digits it
     /// splits are at most 2^L (r + k + 2) for the L butterfly levels of the
     /// largest block (the twiddle phase leaves |d| ≤ r + k + 2), plus a carry
     /// below 2^10 in the second round: every catalog prime and f_mul form
@@ -248,7 +248,7 @@ mod tests {
                 let spec = LazySpec::of(&ArithSpec::new(prime, mul, false));
                 let levels = max_radix(k).trailing_zeros() as i32;
                 let digits = (2f64).powi(levels) * (r + k as f64 + 2.0) + 1024.0;
-                let bound = (2f64).powi(spec.levels as i32) * spec.level0 + 1024.0;
+                let bound = LazySpec::split_bound(spec.levels, spec.level0);
                 assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
             }
         }

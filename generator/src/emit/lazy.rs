@@ -179,7 +179,7 @@ impl LazySpec {
         let (rf, two_e) = (r as f64, (2f64).powi(e as i32));
         // bound the value through the rounds: each leaves v in [−|q||δ|, 2^e + |q||δ|);
         // the one correction after them needs [−r, 2r)
-        let mut v_max = (1u64 << levels) as f64 * level0 + 1024.0;
+        let mut v_max = Self::split_bound(levels, level0);
         let mut rounds = Some(0);
         loop {
             let spread = (v_max / two_e + 2.0) * delta.unsigned_abs() as f64;
@@ -194,6 +194,12 @@ impl LazySpec {
             v_max = two_e + spread;
         }
         LazySpec { k, r, e, delta, rounds, levels, level0 }
+    }
+
+    /// The largest |v| the rounds are set for: digits of `levels` lazy
+    /// butterfly levels over inputs ≤ `level0`, plus a carry below 2^10.
+    pub fn split_bound(levels: u32, level0: f64) -> f64 {
+        (1u64 << levels) as f64 * level0 + 1024.0
     }
 
     /// The constants for the arithmetic `a` is emitted with: the levels a
