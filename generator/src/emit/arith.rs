@@ -25,11 +25,28 @@
 use super::MulForm;
 use crate::prime::Prime;
 
-/// How a fold's rare case is emitted.
+/// How a function's O(k) digit loops are emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FoldStyle {
-    /// Digit 0 absorbs the carry; otherwise a branch to a straight-line ripple.
-    Branchy,
+pub(super) enum Loops {
+    /// [`ArithSpec::unrolled_ops`] decides: straight-line code, or C loops
+    /// that the OpenCL compiler may unroll.
+    ByK,
+    /// C loops kept rolled (`#pragma unroll 1`) for every k, with the
+    /// element in memory: for rare paths inside kernels that are otherwise
+    /// light.  NVIDIA's compiler unrolled srgfn_fold0's ripples and held all
+    /// k digits in registers, and that rare path set the register count of
+    /// the whole digits kernel (H200, k = 64: 178 registers, 40 without it).
+    Rolled,
+}
+
+impl Loops {
+    /// The suffix of the function names emitted in this form.
+    pub(super) fn suffix(self) -> &'static str {
+        match self {
+            Loops::ByK => "",
+            Loops::Rolled => "_rolled",
+        }
+    }
 }
 
 /// Everything the arithmetic of one prime depends on.
@@ -98,14 +115,22 @@ impl C {
 /// The statements `body(i)` for digits i in lo..hi: one line per digit with
 /// a constant index (straight-line), or one C loop over `i_`.
 pub(super) fn each(c: &mut C, a: &ArithSpec, lo: usize, hi: usize, body: &dyn Fn(&str) -> String) {
+    each_in(c, a, Loops::ByK, lo, hi, body)
+}
+
+/// [`each`] in the form `loops`.
+pub(super) fn each_in(c: &mut C, a: &ArithSpec, loops: Loops, lo: usize, hi: usize, body: &dyn Fn(&str) -> String) {
     if lo >= hi {
         return;
     }
-    if a.unrolled_ops() {
+    if loops == Loops::ByK && a.unrolled_ops() {
         for i in lo..hi {
             c.line(body(&i.to_string()));
         }
     } else {
+        if loops == Loops::Rolled {
+            c.line("#pragma unroll 1");
+        }
         c.open(format!("for (int i_ = {lo}; i_ < {hi}; i_++) {{"));
         c.line(body("i_"));
         c.close("}");
@@ -125,38 +150,46 @@ pub fn render(a: &ArithSpec) -> String {
     c.out
 }
 
-/// `srgfn_fold0`/`srgfn_fold1`: z ← z + c·r^j for j = 0, 1 and a small signed c
-/// (|c| ≤ k + 4), z canonical with its top digit below r.
+/// `srgfn_fold0`/`srgfn_fold1`, and `srgfn_fold0_rolled` for
+/// `srgfn_norm_rolled`.
 fn fold(c: &mut C, a: &ArithSpec) {
-    let k = a.k;
-    for j in 0..2.min(k) {
-        c.line(format!("/* z <- z + c r^{j} (|c| small, z canonical with top digit < r): digit {j} absorbs c unless it leaves [0, r);"));
-        c.line(" * then the carry ripples up and around (r^k = -1), straight-line: rare. */");
-        c.open(format!("static inline void srgfn_fold{j}(digit_t *z, long c) {{"));
-        c.line(format!("const ulong t = z[{j}] + (ulong)c;"));
-        c.line(format!("const int ok = c >= 0 ? (t >= z[{j}] && t < SRGFN_R) : (t <= z[{j}]);"));
-        c.line(format!("if (ok) {{ z[{j}] = t; return; }}"));
-        c.line("long b = c;");
-        each(c, a, j, k, &|i| {
-            format!(
-                "if (b > 0) {{ const ulong u = z[{i}] + (ulong)b; if (u < z[{i}] || u >= SRGFN_R) {{ z[{i}] = u - SRGFN_R; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ const ulong m = (ulong)(-b); if (z[{i}] >= m) {{ z[{i}] -= m; b = 0; }} else {{ z[{i}] += SRGFN_R - m; b = -1; }} }}"
-            )
-        });
-        c.line("/* carried out of the top: value D + b r^k = D - b; go around once more */");
-        c.line("b = -b;");
-        each(c, a, 0, k, &|i| {
-            format!(
-                "if (b > 0) {{ const ulong u = z[{i}] + 1; if (u >= SRGFN_R) {{ z[{i}] = 0; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ if (z[{i}] >= 1) {{ z[{i}] -= 1; b = 0; }} else {{ z[{i}] = SRGFN_R - 1; b = -1; }} }}"
-            )
-        });
-        c.line("/* a second carry out means the value is r^k = p - 1: (0, ..., 0, r) */");
-        c.open("if (b != 0) {");
-        each(c, a, 0, k - 1, &|i| format!("z[{i}] = 0;"));
-        c.line(format!("z[{}] = SRGFN_R;", k - 1));
-        c.close("}");
-        c.close("}");
-        c.line("");
+    for j in 0..2.min(a.k) {
+        fold_j(c, a, j, Loops::ByK);
     }
+    fold_j(c, a, 0, Loops::Rolled);
+}
+
+/// `srgfn_fold{j}` in the form `loops`: z ← z + c·r^j for a small signed c
+/// (|c| ≤ k + 4), z canonical with its top digit below r.
+fn fold_j(c: &mut C, a: &ArithSpec, j: usize, loops: Loops) {
+    let k = a.k;
+    let each = |c: &mut C, lo: usize, hi: usize, body: &dyn Fn(&str) -> String| each_in(c, a, loops, lo, hi, body);
+    c.line(format!("/* z <- z + c r^{j} (|c| small, z canonical with top digit < r): digit {j} absorbs c unless it leaves [0, r);"));
+    c.line(" * then the carry ripples up and around (r^k = -1): rare. */");
+    c.open(format!("static inline void srgfn_fold{j}{}(digit_t *z, long c) {{", loops.suffix()));
+    c.line(format!("const ulong t = z[{j}] + (ulong)c;"));
+    c.line(format!("const int ok = c >= 0 ? (t >= z[{j}] && t < SRGFN_R) : (t <= z[{j}]);"));
+    c.line(format!("if (ok) {{ z[{j}] = t; return; }}"));
+    c.line("long b = c;");
+    each(c, j, k, &|i| {
+        format!(
+            "if (b > 0) {{ const ulong u = z[{i}] + (ulong)b; if (u < z[{i}] || u >= SRGFN_R) {{ z[{i}] = u - SRGFN_R; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ const ulong m = (ulong)(-b); if (z[{i}] >= m) {{ z[{i}] -= m; b = 0; }} else {{ z[{i}] += SRGFN_R - m; b = -1; }} }}"
+        )
+    });
+    c.line("/* carried out of the top: value D + b r^k = D - b; go around once more */");
+    c.line("b = -b;");
+    each(c, 0, k, &|i| {
+        format!(
+            "if (b > 0) {{ const ulong u = z[{i}] + 1; if (u >= SRGFN_R) {{ z[{i}] = 0; b = 1; }} else {{ z[{i}] = u; b = 0; }} }} else if (b < 0) {{ if (z[{i}] >= 1) {{ z[{i}] -= 1; b = 0; }} else {{ z[{i}] = SRGFN_R - 1; b = -1; }} }}"
+        )
+    });
+    c.line("/* a second carry out means the value is r^k = p - 1: (0, ..., 0, r) */");
+    c.open("if (b != 0) {");
+    each(c, 0, k - 1, &|i| format!("z[{i}] = 0;"));
+    c.line(format!("z[{}] = SRGFN_R;", k - 1));
+    c.close("}");
+    c.close("}");
+    c.line("");
 }
 
 fn add(c: &mut C, a: &ArithSpec) {

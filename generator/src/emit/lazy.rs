@@ -12,7 +12,7 @@
 //! needs it, then one correction into [0, r); the small quotient carries on,
 //! and the last one folds back at digit 0.
 
-use super::arith::{each, ArithSpec, C};
+use super::arith::{each_in, ArithSpec, Loops, C};
 
 /// The power of two 2^e nearest to r, and δ = r − 2^e.
 pub fn nearest_power(r: u64) -> (u32, i128) {
@@ -266,12 +266,17 @@ pub fn render_norm(a: &ArithSpec) -> String {
     }
     c.close("}");
     c.line("");
-    c.open("static inline void srgfn_norm(digit_t *z, const ulong *lo, const int *hi) {");
-    c.line("long cy = 0;");
-    let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = srgfn_split_lazy(&cy, vl, vh); }";
-    each(&mut c, a, 0, l.k, &|i| digit.replace("[I]", &format!("[{i}]")));
-    c.line("srgfn_fold0(z, -cy);");
-    c.close("}");
+    // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`)
+    for loops in [Loops::ByK, Loops::Rolled] {
+        let sfx = loops.suffix();
+        c.open(format!("static inline void srgfn_norm{sfx}(digit_t *z, const ulong *lo, const int *hi) {{"));
+        c.line("long cy = 0;");
+        let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = srgfn_split_lazy(&cy, vl, vh); }";
+        each_in(&mut c, a, loops, 0, l.k, &|i| digit.replace("[I]", &format!("[{i}]")));
+        c.line(format!("srgfn_fold0{sfx}(z, -cy);"));
+        c.close("}");
+        c.line("");
+    }
     out.push_str(&c.out);
     out.push('\n');
     out
