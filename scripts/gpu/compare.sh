@@ -11,6 +11,7 @@
 # benchdefault k = 4 (local, radix 2) and k = 8 (local, radix 4), their default kernels, twice
 # bench16      k = 16 (table) alone, twice
 # benchdigits  the digits variant of k = 32, 64 and 128, base and new
+# benchvariants k = 8 (local, table, digits) and k = 16 (table, digits) at radix 2 and 4, every side
 # fuse         fused against unfused launches and the small-primes baseline, new binary only
 # cold         a cold build (empty caches, NVIDIA's too) of one transform's kernels per catalog
 #              prime with the new binary, wall time of `srgfn fft --random`
@@ -70,6 +71,11 @@ benchdefault)
   done; done ;;
 benchlocal)
   bench_local ;;
+benchvariants)
+  for V in $SIDES; do
+    bench_side $V bv-$V-k8 150 --prime "$K8" --min-log 16 --max-log 22 --radix 2,4 --variant local,table,digits --reps 10
+    bench_side $V bv-$V-k16 150 --prime "$K16" --min-log 16 --max-log 22 --radix 2,4 --variant table,digits --reps 10
+  done ;;
 bench)
   bench_local
   for V in $SIDES; do bench_side $V b16-$V 100 --prime "$K16" --min-log 16 --max-log 22 --radix $RADIX --variant table --reps 10; done ;;
@@ -110,18 +116,18 @@ for f in (R + '/bf.json', R + '/bs.json'):
     for r in recs: print(r['prime'][-6:], r['log_n'], r['variant'], round(r['median_ms'], 4))
 t = collections.defaultdict(dict)
 sides = os.environ.get('SIDES', 'base new').split()
-for f in sorted(glob.glob(R + '/b8-*.json') + glob.glob(R + '/b16-*.json') + glob.glob(R + '/bd-*.json')):
+for f in sorted(glob.glob(R + '/b8-*.json') + glob.glob(R + '/b16-*.json') + glob.glob(R + '/bd-*.json') + glob.glob(R + '/bv-*.json')):
     side = os.path.basename(f).split('-')[1]
     try: recs = json.load(open(f))['records']
     except Exception as e: print(f, e); continue
     for r in recs:
         if 'smallprimes' in r['variant']: continue
-        t[(r['prime'][-6:], r['log_n'])].setdefault(side, []).append(r['median_ms'])
+        t[(r['prime'][-6:], r['log_n'], r['variant'] if '/bv-' in f else '')].setdefault(side, []).append(r['median_ms'])
 if t: print('prime  logN  ' + '  '.join(s + '_ms' for s in sides) + '  ' + '  '.join(s + '/base' for s in sides if s != 'base'))
 for key in sorted(t):
     ms = [min(t[key][s]) if t[key].get(s) else None for s in sides]
     b = t[key].get('base')
     ratios = [round(m / min(b), 3) if (m and b) else '-' for s, m in zip(sides, ms) if s != 'base']
-    print(key[0], key[1], *[round(m, 4) if m else '-' for m in ms], *ratios)
+    print(key[0], key[1], key[2], *[round(m, 4) if m else '-' for m in ms], *ratios)
 PY
 stamp done

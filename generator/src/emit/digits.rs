@@ -7,8 +7,8 @@
 //! k ≥ 32 lives in slow private memory):
 //!
 //! * **load**: one digit per task;
-//! * **twiddles**: one coefficient (two from k = 64) of one product per
-//!   work-item, E = threads/k elements at a time.  The twiddle w is staged as `W2[m]` = w_(m−k) for
+//! * **twiddles**: one coefficient (two from k = 32) of one product per
+//!   work-item, E = cols·threads/k elements at a time.  The twiddle w is staged as `W2[m]` = w_(m−k) for
 //!   m ≥ k and r − w_m for m < k, so that coefficient i of x·w is
 //!   Σ_j x_j `W2[i − j + k]` − r·S_i with S_i = Σ_(j>i) x_j: one product chain
 //!   of equal signs per work-item, and r·S_i leaves through the carry
@@ -39,19 +39,21 @@ pub const MAX_BLOCK: usize = 64;
 pub const DIGITS_THREADS: usize = 256;
 /// Digits a work-group aims to hold (tasks per work-item ≈ this / threads).
 const DIGITS_PER_GROUP: usize = 2048;
-/// Coefficients of a twiddle product per work-item: 2 from k = 64 (each
+/// Coefficients of a twiddle product per work-item: 2 from k = 32 (each
 /// x_j and W2 word loaded serves two products), else 1.  H200, v8: k = 64,
-/// N = 2^18 6.14 → 5.40 ms with 2, k = 128, 2^17 8.67 → 8.02; k = 32, 2^18
-/// 1.84 → 2.17 ms (more registers, fewer work-groups per SM).
+/// N = 2^18 6.14 → 5.40 ms with 2, k = 128, 2^17 8.67 → 8.02; k = 32 was
+/// slower with 2 (2^18 1.84 → 2.17 ms) while the rare normalisation held
+/// the kernels at 117–179 registers, and faster once v14 rolled it up
+/// (2^20 6.39 → 5.70 ms, `perf/h200-v14/cols`).  Staging holds 2 columns at most.
 fn twiddle_cols(k: usize) -> usize {
-    if k >= 64 {
+    if k >= 32 {
         2
     } else {
         1
     }
 }
 /// Words of the twiddle phase's staging area: W2 (2k per element) and the
-/// carries (two words per coefficient), E = threads/k elements at a time.
+/// carries (two words per coefficient), E = cols·threads/k elements at a time.
 const STAGING_WORDS: usize = 4 * DIGITS_THREADS;
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
@@ -207,6 +209,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("threads", &shape.threads);
     ctx.insert("chunk", &chunk);
     let cols = twiddle_cols(k);
+    assert!(2 * k * chunk * cols <= STAGING_WORDS, "a twiddle chunk's W2 fits the staging area");
     ctx.insert("cols", &cols);
     ctx.insert("tw_chunk", &(chunk * cols));
     ctx.insert("elements", &(n * g));
