@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, SpatialDims};
 use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant, TILE};
 use srgfn_gen::plan::{Launch, PlanShape};
@@ -129,6 +130,10 @@ pub struct FieldKernels {
     /// Built programs by file name: a launch looks its program up here
     /// instead of hashing the source again.
     programs: Mutex<BTreeMap<String, Program>>,
+    /// Kernel objects by "file/name", created on first use: a launch sets
+    /// their arguments and enqueues them.  (Creating one per launch cost more
+    /// host time than a small pass takes on the GPU: v14c.)
+    kernels: Mutex<BTreeMap<String, Kernel>>,
     /// When Some, every launch records its profiling event here (benchmarks).
     events: Mutex<Option<Vec<ocl::Event>>>,
     /// Staging memory of large writes and reads (pinned on NVIDIA).
@@ -162,6 +167,7 @@ impl FieldKernels {
             set,
             small: Mutex::default(),
             programs: Mutex::default(),
+            kernels: Mutex::default(),
             events: Mutex::default(),
             stage: Stage::default(),
         })
@@ -366,39 +372,60 @@ impl FieldKernels {
             return Err(Error::internal(format!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name)));
         }
         let program = self.program(file)?;
-        let mut b = Kernel::builder();
-        b.program(&program).name(name).queue(self.session.queue.clone()).global_work_size(gws);
-        if let Some(l) = lws {
-            b.local_work_size(l);
+        let mut kernels = self.kernels.lock().expect("kernel map");
+        let key = format!("{file}/{name}");
+        if !kernels.contains_key(&key) {
+            // created once, its arguments declared by type; every launch sets them all below
+            let mut b = Kernel::builder();
+            b.program(&program).name(name).queue(self.session.queue.clone());
+            for a in args {
+                match a {
+                    Arg::Buf(_) => b.arg(None::<&Buffer<u64>>),
+                    Arg::Vec(parts) => {
+                        for _ in parts.iter() {
+                            b.arg(None::<&Buffer<u64>>);
+                        }
+                        &mut b
+                    }
+                    Arg::U64(_) => b.arg(0u64),
+                    Arg::U32(_) => b.arg(0u32),
+                };
+            }
+            let k = b.build().or_device(|| format!("cannot set up kernel {name}"))?;
+            kernels.insert(key.clone(), k);
         }
+        let k = &kernels[&key];
+        let mut values = Vec::with_capacity(args.len());
         for a in args {
             match a {
-                Arg::Buf(buf) => b.arg(*buf),
-                Arg::Vec(parts) => {
-                    for part in parts.iter() {
-                        b.arg(part);
-                    }
-                    &mut b
-                }
-                Arg::U64(v) => b.arg(*v),
-                Arg::U32(v) => b.arg(*v),
-            };
+                Arg::Buf(buf) => values.push(ArgVal::mem(buf.as_core())),
+                Arg::Vec(parts) => values.extend(parts.iter().map(|part| ArgVal::mem(part.as_core()))),
+                Arg::U64(v) => values.push(ArgVal::scalar(v)),
+                Arg::U32(v) => values.push(ArgVal::scalar(v)),
+            }
         }
-        let k = b.build().or_device(|| format!("cannot set up kernel {name}"))?;
+        for (i, v) in values.into_iter().enumerate() {
+            // SAFETY: every argument was checked above against the type the kernel declares, and
+            // every launch sets all of them before it enqueues.  The enqueued command captures
+            // the values (OpenCL 1.2, clEnqueueNDRangeKernel) and the driver keeps its buffers
+            // alive until it completes; the kernel object holds no reference to them after.
+            unsafe { k.set_arg_unchecked(i as u32, v) }.or_device(|| format!("cannot set argument {i} of kernel {name}"))?;
+        }
         if self.session.faults.hit(Fault::Enqueue) {
             return Err(Faults::error(Fault::Enqueue, &format!("enqueue of {name}")));
         }
+        let cmd = k.cmd().global_work_size(gws).local_work_size(lws.unwrap_or(SpatialDims::Unspecified));
         let mut recording = self.events.lock().expect("event list");
-        // SAFETY: every argument was checked above against the type the kernel
-        // declares, and the buffers outlive the enqueue (the queue is in order).
+        // SAFETY: as above: the arguments match the kernel's declared types, and the buffers
+        // outlive the enqueue (the queue is in order).
         match recording.as_mut() {
             Some(events) => {
                 let mut ev = ocl::Event::empty();
-                unsafe { k.cmd().enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue {name}"))?;
+                unsafe { cmd.enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue {name}"))?;
                 events.push(ev);
                 Ok(())
             }
-            None => unsafe { k.enq() }.or_device(|| format!("cannot enqueue {name}")),
+            None => unsafe { cmd.enq() }.or_device(|| format!("cannot enqueue {name}")),
         }
     }
 
