@@ -1,6 +1,7 @@
 //! The generated kernels of one prime and radix, built on a session, with a
 //! typed launcher per kernel (work sizes chosen as the manifest states).
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -373,28 +374,10 @@ impl FieldKernels {
         }
         let program = self.program(file)?;
         let mut kernels = self.kernels.lock().expect("kernel map");
-        let key = format!("{file}/{name}");
-        if !kernels.contains_key(&key) {
-            // created once, its arguments declared by type; every launch sets them all below
-            let mut b = Kernel::builder();
-            b.program(&program).name(name).queue(self.session.queue.clone());
-            for a in args {
-                match a {
-                    Arg::Buf(_) => b.arg(None::<&Buffer<u64>>),
-                    Arg::Vec(parts) => {
-                        for _ in parts.iter() {
-                            b.arg(None::<&Buffer<u64>>);
-                        }
-                        &mut b
-                    }
-                    Arg::U64(_) => b.arg(0u64),
-                    Arg::U32(_) => b.arg(0u32),
-                };
-            }
-            let k = b.build().or_device(|| format!("cannot set up kernel {name}"))?;
-            kernels.insert(key.clone(), k);
-        }
-        let k = &kernels[&key];
+        let k = match kernels.entry(format!("{file}/{name}")) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(self.declare_kernel(&program, name, args)?),
+        };
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             match a {
@@ -427,6 +410,27 @@ impl FieldKernels {
             }
             None => unsafe { cmd.enq() }.or_device(|| format!("cannot enqueue {name}")),
         }
+    }
+
+    /// Kernel `name` of `program` with its arguments declared by type (null
+    /// buffers, zero scalars): created once, every launch sets them all.
+    fn declare_kernel(&self, program: &Program, name: &str, args: &[Arg]) -> Result<Kernel> {
+        let mut b = Kernel::builder();
+        b.program(program).name(name).queue(self.session.queue.clone());
+        for a in args {
+            match a {
+                Arg::Buf(_) => b.arg(None::<&Buffer<u64>>),
+                Arg::Vec(parts) => {
+                    for _ in parts.iter() {
+                        b.arg(None::<&Buffer<u64>>);
+                    }
+                    &mut b
+                }
+                Arg::U64(_) => b.arg(0u64),
+                Arg::U32(_) => b.arg(0u32),
+            };
+        }
+        b.build().or_device(|| format!("cannot set up kernel {name}"))
     }
 
     /// An auxiliary kernel of `file` by name, with its signature's argument checks.
