@@ -1,6 +1,7 @@
 //! The rewritten formulas and the unrolled programs equal DFT_K.
 
 use num_bigint::BigUint;
+use srgfn_gen::plan::{PlanShape, SmallRadix};
 use srgfn_gen::rules::{cooley_tukey, expand, Radix};
 use srgfn_gen::spl::Spl;
 use srgfn_gen::unroll::Program;
@@ -112,17 +113,47 @@ fn unsupported_k_is_an_error() {
 /// naive DFT: sizes that are and are not powers of K.
 #[test]
 fn plans_equal_the_naive_dft() {
-    use srgfn_gen::plan::PlanShape;
     let mut r = rng(21);
     let k2 = &catalog()[0]; // K = 4
     let k8 = &catalog()[2]; // K = 16
-    for (prime, log_n) in [(k2, 1), (k2, 2), (k2, 3), (k2, 4), (k2, 5), (k2, 7), (k8, 3), (k8, 5), (k8, 8), (k8, 9)] {
-        let shape = PlanShape::new(prime, log_n, 1).unwrap();
-        let n = 1usize << log_n;
-        let x: Vec<BigUint> = (0..n).map(|_| random_value(prime, &mut r)).collect();
-        assert_eq!(shape.run_host(prime, &x), srgfn_gen::reference::naive_dft(prime, &x).unwrap(), "{prime} N = {n}");
+    for (prime, log_n) in [(k2, 1), (k2, 2), (k2, 3), (k2, 4), (k2, 5), (k2, 7), (k8, 3), (k8, 5), (k8, 8), (k8, 9), (k8, 10)] {
+        for at in [SmallRadix::Last, SmallRadix::First] {
+            let shape = PlanShape::new(prime, log_n, 1).unwrap().with_small_radix(at);
+            let n = 1usize << log_n;
+            let x: Vec<BigUint> = (0..n).map(|_| random_value(prime, &mut r)).collect();
+            assert_eq!(shape.run_host(prime, &x), srgfn_gen::reference::naive_dft(prime, &x).unwrap(), "{prime} N = {n}, {at:?}");
+        }
     }
     assert_eq!(PlanShape::new(k8, 20, 3).unwrap().radices(), vec![16, 16, 16, 16, 16]);
     assert_eq!(PlanShape::new(k8, 9, 1).unwrap().radices(), vec![16, 16, 2]);
+    let first = PlanShape::new(k8, 9, 1).unwrap().with_small_radix(SmallRadix::First);
+    assert_eq!(first.passes.iter().map(|p| (p.radix, p.p)).collect::<Vec<_>>(), vec![(2, 1), (16, 2), (16, 32)]);
+    assert_eq!(PlanShape::new(k8, 8, 1).unwrap().with_small_radix(SmallRadix::First).radices(), vec![16, 16]);
     assert!(PlanShape::new(k8, 273, 1).is_err());
+}
+
+/// The count of general twiddle products equals the plan's twiddles that are
+/// not powers of r, counted one by one: ω_N^e with e not a multiple of N/K.
+#[test]
+fn general_twiddle_products_count_the_twiddles_that_are_not_powers_of_r() {
+    for prime in [&catalog()[0], &catalog()[2], &catalog()[4]] {
+        let kk = prime.base_size();
+        for log_n in 1..=14u32 {
+            for at in [SmallRadix::Last, SmallRadix::First] {
+                let shape = PlanShape::new(prime, log_n, 2).unwrap().with_small_radix(at);
+                let n = shape.n;
+                let mut want = 0u64;
+                for pass in &shape.passes {
+                    for i in 0..n / pass.radix {
+                        for t in 0..pass.radix {
+                            // ω_n^e is a power of r = ω_n^(n/K) exactly when (n/K) | e
+                            let e = pass.twiddle_exponent(n, i, t);
+                            want += u64::from(n > kk && e % (n / kk) != 0);
+                        }
+                    }
+                }
+                assert_eq!(shape.general_twiddle_products(), 2 * want, "{prime} N = 2^{log_n}, {at:?}");
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Transform plans for any N = 2^m: Stockham autosort passes, pure data.
 //!
-//! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly a last R < K (sizes that
-//! are not powers of K).  Each pass is one launch of a generated DFT_R kernel
+//! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly one R < K (sizes that
+//! are not powers of K), last or first ([`SmallRadix`]).  Each pass is one launch of a generated DFT_R kernel
 //! that applies its twiddles on load (ω_n^e = r^q · `W[t]`, a shift and one
 //! general product) and stores in autosort order, so the output comes out in
 //! natural order with no transpose and no separate twiddle pass.  Twiddles use
@@ -58,6 +58,21 @@ pub enum Launch {
     Fused(Pass, Pass),
 }
 
+/// Where a plan puts its one pass of radix R < K (N not a power of K).
+///
+/// Its place decides which twiddles are powers of r: the pass after the
+/// first, with p = R_0, multiplies by ω_(R·p)^(t·κ), a power of r wherever
+/// t·κ·K is a multiple of R·p (all of them when R·p ≤ K).  Kernels skip those
+/// products, so a small first pass leaves the second with few general
+/// products, and the first (twiddle-free) pass is the small one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SmallRadix {
+    /// The last pass: (K, 1), (K, K), …, (R, N/R).
+    Last,
+    /// The first pass: (R, 1), (K, R), (K, R·K), ….
+    First,
+}
+
 /// The launches of a transform of size N on `batch` vectors, decided on
 /// the host: its Stockham passes and the twiddle table they share.
 #[derive(Clone, Debug, Serialize)]
@@ -110,6 +125,54 @@ impl PlanShape {
         }
         let table_len = if n > prime.base_size() { n / prime.base_size() } else { 0 };
         Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len, fused: false })
+    }
+
+    /// The same plan with its pass of radix below K at `at` (the passes' p
+    /// follow); unchanged when N is a power of K.
+    pub fn with_small_radix(mut self, at: SmallRadix) -> PlanShape {
+        let kk = self.passes.iter().map(|p| p.radix).max().unwrap_or(1);
+        let mut radices: Vec<usize> = self.passes.iter().map(|p| p.radix).filter(|&r| r == kk).collect();
+        if let Some(small) = self.passes.iter().map(|p| p.radix).find(|&r| r < kk) {
+            match at {
+                SmallRadix::Last => radices.push(small),
+                SmallRadix::First => radices.insert(0, small),
+            }
+        }
+        let mut p = 1;
+        self.passes = radices
+            .into_iter()
+            .map(|radix| {
+                let pass = Pass { radix, p };
+                p *= radix;
+                pass
+            })
+            .collect();
+        self
+    }
+
+    /// General twiddle products (f_mul calls) of one forward transform: the
+    /// inputs of a pass whose twiddle w^((t·κ) << shift) is not a power of r,
+    /// i.e. whose exponent is not a multiple of 2^log_t (the kernels skip the
+    /// others, t = 0 and κ = 0 included).  (e − 1)·N·(1 − 1/K)² for N = K^e
+    /// and fewer when a pass is short.
+    pub fn general_twiddle_products(&self) -> u64 {
+        let log_t = self.twiddle_log();
+        let mut total = 0u64;
+        for pass in self.passes.iter().filter(|p| p.p > 1) {
+            let shift = self.twiddle_shift(pass);
+            let (lr, lp) = (pass.radix.trailing_zeros(), pass.p.trailing_zeros());
+            // t < R with 2-adic valuation a: R / 2^(a + 1) of them; κ < p likewise
+            let mut pairs = 0u64;
+            for a in 0..lr {
+                for b in 0..lp {
+                    if a + b + shift < log_t {
+                        pairs += ((pass.radix >> (a + 1)) * (pass.p >> (b + 1))) as u64;
+                    }
+                }
+            }
+            total += pairs * (self.n / (pass.radix * pass.p)) as u64;
+        }
+        total * self.batch as u64
     }
 
     /// The same plan with consecutive passes of radix K fused in pairs

@@ -307,11 +307,10 @@ fn record(
     }
 }
 
-/// General twiddle products (f_mul calls) of one forward transform of a plan:
-/// inputs t > 0 of blocks with κ > 0, in every pass after the first.
+/// General twiddle products (f_mul calls) of one forward transform of a plan
+/// ([`PlanShape::general_twiddle_products`]: those not a power of r).
 pub(crate) fn twiddle_products(shape: &PlanShape) -> f64 {
-    let total = (shape.n * shape.batch) as f64;
-    shape.passes.iter().filter(|p| p.p > 1).map(|p| total / p.radix as f64 * (p.radix - 1) as f64 * (1.0 - 1.0 / p.p as f64)).sum()
+    shape.general_twiddle_products() as f64
 }
 
 /// Times the forward transform of a plan of size n (one vector); with the
