@@ -65,7 +65,8 @@ fn check_round_trip(fft: &Fft, n: usize, batch: usize, seed: u64, digits: bool) 
 /// Every variant the generator emits for the prime and both radices, with
 /// the multiplication form `kernels_pocl` checks their passes with (radix 2:
 /// wide64, radix 4: mixed), so that PoCL compiles each kernel once for both:
-/// N = K (one pass), 4K (a last pass of radix 4) and K², one vector and
+/// N = K (one pass), 4K (a pass of radix 4: last, or first for the digits
+/// variant, `emit::small_radix_at`) and K², one vector and
 /// three; for k ≤ 8 and the first variant also N = 4 (a pass below K) and
 /// 2K (a last pass of radix 2).  The local variant runs with two passes per
 /// launch and with one, also at K³ and K⁴ (fused launches beside single ones

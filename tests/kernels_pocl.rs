@@ -159,13 +159,15 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
 }
 
 /// The pass shapes a plan uses: I_B ⊗ DFT_K (n = K), first and later passes
-/// of a longer transform, and a smaller last radix.
+/// of a longer transform, and a smaller radix last or first.
 fn check_dft(fk: &FieldKernels, prime: &Prime) {
     let kk = prime.base_size();
     check_pass(fk, prime, kk, kk, 1, 3);
     check_pass(fk, prime, kk, kk * 4, 1, 2);
     check_pass(fk, prime, kk, kk * 4, 4, 1);
     check_pass(fk, prime, 4.min(kk), kk * 4, kk, 2);
+    // the small radix first (the digits variant's plans): DFT_4 with p = 1
+    check_pass(fk, prime, 4.min(kk), kk * 4, 1, 2);
     // several work-groups: the transposed store of p < 32 and the lane store of p >= 32
     check_pass(fk, prime, kk, kk * 64, 16, 1);
     if kk <= 16 {

@@ -169,6 +169,11 @@ impl Fft {
     pub fn fuses(&self, log_n: u32) -> bool {
         emit::plan_fuses(self.prime(), self.variant, self.radix(), self.fuse, log_n)
     }
+    /// The passes and launches of a transform of size 2^log_n on `batch`
+    /// vectors with this variant: its fusion and the place of its small radix.
+    pub fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
+        Ok(PlanShape::new(self.prime(), log_n, batch)?.with_small_radix(emit::small_radix_at(self.variant)).with_fusion(self.fuses(log_n)))
+    }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {
         self.kernels.radix()
@@ -184,7 +189,7 @@ impl Fft {
         if !n.is_power_of_two() {
             return Err(Error::size(self.max_n(), format!("N = {n} is not a power of two")));
         }
-        let shape = PlanShape::new(self.prime(), n.trailing_zeros(), 1)?.with_fusion(self.fuses(n.trailing_zeros()));
+        let shape = self.shape(n.trailing_zeros(), 1)?;
         let segments = memory::vector_segments(self.prime().k(), n as u128, self.max_buffer).unwrap_or(1);
         self.kernels_for(segments)?.prepare(self.variant, &shape)
     }
@@ -365,7 +370,7 @@ impl Plan {
             return Err(Error::size(None, "batch must be at least 1"));
         }
         let prime = fft.prime().clone();
-        let shape = PlanShape::new(&prime, log_n, batch)?.with_fusion(fft.fuses(log_n));
+        let shape = fft.shape(log_n, batch)?;
         let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
         let (need, segments) = memory::plan_need_split(&prime, shape.n as u128, batch as u128, 1, fft.max_buffer);
         memory::check(&subject, need, Some(&fft.limits()), "")?;

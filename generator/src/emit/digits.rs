@@ -116,6 +116,17 @@ pub fn max_radix(k: usize) -> usize {
     r
 }
 
+/// The order in which the twiddle phase takes a block's inputs t < n: bit
+/// reversal, so that for every a the multiples of 2^a come first.  Input t of
+/// a block with κ has a twiddle that is a power of r (no product) exactly
+/// when t·κ·2^shift is a multiple of 2^log_t, i.e. when t is a multiple of
+/// some 2^a; one κ per work-group at radix K (one block), so those inputs
+/// fill whole warps, which skip the product loop.
+pub fn twiddle_order(n: usize) -> Vec<usize> {
+    let bits = n.trailing_zeros();
+    (0..n).map(|t| if bits == 0 { 0 } else { t.reverse_bits() >> (usize::BITS - bits) }).collect()
+}
+
 /// One stage: `tasks` (butterfly, digit pair, block) tasks, `per_thread` of
 /// them per work-item, results held in registers across the barrier.
 fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize, groups: usize) -> (usize, String) {
@@ -220,6 +231,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("lmem_bytes", &shape.bytes(k, n));
     ctx.insert("staging_words", &STAGING_WORDS);
     ctx.insert("digit_stages", &stages);
+    ctx.insert("tw_order", &twiddle_order(n));
     Ok(())
 }
 
@@ -253,6 +265,22 @@ mod tests {
                 let digits = (2f64).powi(levels) * (r + k as f64 + 2.0) + 1024.0;
                 let bound = LazySpec::split_bound(spec.levels, spec.level0);
                 assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn twiddle_order_is_a_permutation_with_multiples_of_each_power_of_two_first() {
+        for n in [2usize, 4, 32, 64] {
+            let order = twiddle_order(n);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "n = {n}");
+            let mut a = 1;
+            while a <= n {
+                // the first n / a entries are exactly the multiples of a
+                assert!(order[..n / a].iter().all(|t| t % a == 0), "n = {n}, a = {a}: {order:?}");
+                a *= 2;
             }
         }
     }
