@@ -11,8 +11,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{check_fuse, default_radix, plan_fuses, small_radix_at, variants_for};
-use srgfn_gen::plan::PlanShape;
+use srgfn_gen::emit::{check_fuse, default_radix, plan_shape, variants_for};
 use srgfn_gen::{Field, Prime};
 
 use super::opts::{DeviceOpts, Format, FuseArg, KernelOpts, OutputOpts};
@@ -224,8 +223,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let fuse = args.fuse.map(FuseArg::on);
     let radix = default_radix(&prime);
     check_fuse(&prime, variant, radix, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
-    let fused = plan_fuses(&prime, variant, radix, fuse, log_n);
-    let shape = PlanShape::new(&prime, log_n, batch as usize)?.with_small_radix(small_radix_at(variant)).with_fusion(fused);
+    let shape = plan_shape(&prime, variant, radix, fuse, log_n, batch as usize)?;
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;

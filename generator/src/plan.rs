@@ -1,11 +1,12 @@
 //! Transform plans for any N = 2^m: Stockham autosort passes, pure data.
 //!
 //! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly one R < K (sizes that
-//! are not powers of K), last or first ([`SmallRadix`]).  Each pass is one launch of a generated DFT_R kernel
-//! that applies its twiddles on load (ω_n^e = r^q · `W[t]`, a shift and one
-//! general product) and stores in autosort order, so the output comes out in
-//! natural order with no transpose and no separate twiddle pass.  Twiddles use
-//! one table: `W[t]` = ω_N^t for t < N/K, with ω_N^{N/K} = r.
+//! are not powers of K), last or first ([`SmallRadix`]).  Each pass is one
+//! launch of a generated DFT_R kernel that applies its twiddles on load
+//! (ω_n^e = r^q · `W[t]`, a shift and one general product) and stores in
+//! autosort order, so the output comes out in natural order with no transpose
+//! and no separate twiddle pass.  Twiddles use one table: `W[t]` = ω_N^t for
+//! t < N/K, with ω_N^{N/K} = r.
 
 use serde::Serialize;
 
@@ -58,14 +59,15 @@ pub enum Launch {
     Fused(Pass, Pass),
 }
 
-/// Where a plan puts its one pass of radix R < K (N not a power of K).
+/// Where a plan puts its one pass of radix R below the largest (N not a power
+/// of the largest radix: K = 2k, or 64 and 32 for k = 64 and 128).
 ///
 /// Its place decides which twiddles are powers of r: the pass after the
 /// first, with p = R_0, multiplies by ω_(R·p)^(t·κ), a power of r wherever
 /// t·κ·K is a multiple of R·p (all of them when R·p ≤ K).  Kernels skip those
 /// products, so a small first pass leaves the second with few general
 /// products, and the first (twiddle-free) pass is the small one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmallRadix {
     /// The last pass: (K, 1), (K, K), …, (R, N/R).
     Last,
@@ -96,6 +98,19 @@ pub struct PlanShape {
     pub fused: bool,
 }
 
+/// The passes of radices R_0, R_1, … in this order: p = R_0 ⋯ R_(ℓ−1).
+fn stockham_passes(radices: Vec<usize>) -> Vec<Pass> {
+    let mut p = 1;
+    radices
+        .into_iter()
+        .map(|radix| {
+            let pass = Pass { radix, p };
+            p *= radix;
+            pass
+        })
+        .collect()
+}
+
 impl PlanShape {
     /// The plan of a forward DFT of size 2^log_n on `batch` vectors:
     /// passes of radix R = K = 2k (R = 64 for k = 64 and 32 for k = 128, the
@@ -117,20 +132,15 @@ impl PlanShape {
         if rest > 1 {
             radices.push(rest);
         }
-        let mut passes = Vec::new();
-        let mut p = 1;
-        for radix in radices {
-            passes.push(Pass { radix, p });
-            p *= radix;
-        }
+        let passes = stockham_passes(radices);
         let table_len = if n > prime.base_size() { n / prime.base_size() } else { 0 };
         Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len, fused: false })
     }
 
-    /// The same plan with its pass of radix below K at `at` (the passes' p
-    /// follow); unchanged when N is a power of K.
+    /// The same plan with its pass of radix below the largest at `at` (the
+    /// passes' p follow); unchanged when N is a power of the largest radix.
     pub fn with_small_radix(mut self, at: SmallRadix) -> PlanShape {
-        let kk = self.passes.iter().map(|p| p.radix).max().unwrap_or(1);
+        let kk = crate::emit::digits::max_radix(self.k);
         let mut radices: Vec<usize> = self.passes.iter().map(|p| p.radix).filter(|&r| r == kk).collect();
         if let Some(small) = self.passes.iter().map(|p| p.radix).find(|&r| r < kk) {
             match at {
@@ -138,41 +148,37 @@ impl PlanShape {
                 SmallRadix::First => radices.insert(0, small),
             }
         }
-        let mut p = 1;
-        self.passes = radices
-            .into_iter()
-            .map(|radix| {
-                let pass = Pass { radix, p };
-                p *= radix;
-                pass
-            })
-            .collect();
+        self.passes = stockham_passes(radices);
         self
     }
 
-    /// General twiddle products (f_mul calls) of one forward transform: the
-    /// inputs of a pass whose twiddle w^((t·κ) << shift) is not a power of r,
-    /// i.e. whose exponent is not a multiple of 2^log_t (the kernels skip the
-    /// others, t = 0 and κ = 0 included).  (e − 1)·N·(1 − 1/K)² for N = K^e
-    /// and fewer when a pass is short.
-    pub fn general_twiddle_products(&self) -> u64 {
-        let log_t = self.twiddle_log();
-        let mut total = 0u64;
-        for pass in self.passes.iter().filter(|p| p.p > 1) {
-            let shift = self.twiddle_shift(pass);
-            let (lr, lp) = (pass.radix.trailing_zeros(), pass.p.trailing_zeros());
-            // t < R with 2-adic valuation a: R / 2^(a + 1) of them; κ < p likewise
-            let mut pairs = 0u64;
-            for a in 0..lr {
-                for b in 0..lp {
-                    if a + b + shift < log_t {
-                        pairs += ((pass.radix >> (a + 1)) * (pass.p >> (b + 1))) as u64;
-                    }
+    /// General twiddle products (f_mul calls) of `pass` on the plan's
+    /// vectors: the inputs whose twiddle w^((t·κ) << shift) is not a power of
+    /// r, i.e. whose exponent is not a multiple of 2^log_t (the kernels skip
+    /// the others, t = 0 and κ = 0 included).
+    pub fn general_twiddles(&self, pass: &Pass) -> u64 {
+        if pass.p == 1 {
+            return 0;
+        }
+        let (log_t, shift) = (self.twiddle_log(), self.twiddle_shift(pass));
+        let (lr, lp) = (pass.radix.trailing_zeros(), pass.p.trailing_zeros());
+        // t < R with 2-adic valuation a: R / 2^(a + 1) of them; κ < p likewise
+        let mut pairs = 0u64;
+        for a in 0..lr {
+            for b in 0..lp {
+                if a + b + shift < log_t {
+                    pairs += ((pass.radix >> (a + 1)) * (pass.p >> (b + 1))) as u64;
                 }
             }
-            total += pairs * (self.n / (pass.radix * pass.p)) as u64;
         }
-        total * self.batch as u64
+        pairs * (self.n / (pass.radix * pass.p)) as u64 * self.batch as u64
+    }
+
+    /// General twiddle products of one forward transform
+    /// ([`PlanShape::general_twiddles`] of every pass): below (e − 1)·N for
+    /// N = K^e, and fewer when a pass is short.
+    pub fn general_twiddle_products(&self) -> u64 {
+        self.passes.iter().map(|p| self.general_twiddles(p)).sum()
     }
 
     /// The same plan with consecutive passes of radix K fused in pairs

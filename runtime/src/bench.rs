@@ -158,9 +158,10 @@ pub(crate) fn plan_ops(shape: &PlanShape, radix_choice: srgfn_gen::rules::Radix)
         ops = add2(ops, model::add(k), dfts * (d.dft2 * 2 + d.dft4 * 8) as f64);
         ops = add2(ops, model::shift(k), dfts * (d.shifts + d.dft4) as f64);
         if pass.p > 1 {
-            let twiddled = dfts * (pass.radix - 1) as f64 * (1.0 - 1.0 / pass.p as f64);
-            ops = add2(ops, model::mul(k), twiddled);
-            ops = add2(ops, model::shift(k), twiddled);
+            // every input with t, κ > 0 is rotated by its r^s; the general ones are multiplied too
+            let rotated = dfts * (pass.radix - 1) as f64 * (1.0 - 1.0 / pass.p as f64);
+            ops = add2(ops, model::mul(k), shape.general_twiddles(pass) as f64);
+            ops = add2(ops, model::shift(k), rotated);
         }
     }
     ops
@@ -307,12 +308,6 @@ fn record(
     }
 }
 
-/// General twiddle products (f_mul calls) of one forward transform of a plan
-/// ([`PlanShape::general_twiddle_products`]: those not a power of r).
-pub(crate) fn twiddle_products(shape: &PlanShape) -> f64 {
-    shape.general_twiddle_products() as f64
-}
-
 /// Times the forward transform of a plan of size n (one vector); with the
 /// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
 pub fn bench_forward(
@@ -337,7 +332,7 @@ pub fn bench_forward(
     };
     let variant = format!("srgfn-r{}-{}{fused}-{mul}{ptx}", radix.number(), fft.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
-    rec.twiddle_products = twiddle_products(&shape);
+    rec.twiddle_products = shape.general_twiddle_products() as f64;
     if let Some(g) = core_rate_g {
         rec.core_floor_ms = rec.twiddle_products / (g * 1e9) * 1e3;
     }

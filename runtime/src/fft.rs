@@ -165,14 +165,10 @@ impl Fft {
     pub fn fuse_option(&self) -> Option<bool> {
         self.fuse
     }
-    /// Whether plans of size 2^log_n run two passes of radix K per launch.
-    pub fn fuses(&self, log_n: u32) -> bool {
-        emit::plan_fuses(self.prime(), self.variant, self.radix(), self.fuse, log_n)
-    }
     /// The passes and launches of a transform of size 2^log_n on `batch`
-    /// vectors with this variant: its fusion and the place of its small radix.
-    pub fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
-        Ok(PlanShape::new(self.prime(), log_n, batch)?.with_small_radix(emit::small_radix_at(self.variant)).with_fusion(self.fuses(log_n)))
+    /// vectors with these kernels ([`emit::plan_shape`]).
+    pub(crate) fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
+        Ok(emit::plan_shape(self.prime(), self.variant, self.radix(), self.fuse, log_n, batch)?)
     }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {

@@ -120,8 +120,9 @@ pub fn max_radix(k: usize) -> usize {
 /// reversal, so that for every a the multiples of 2^a come first.  Input t of
 /// a block with κ has a twiddle that is a power of r (no product) exactly
 /// when t·κ·2^shift is a multiple of 2^log_t, i.e. when t is a multiple of
-/// some 2^a; one κ per work-group at radix K (one block), so those inputs
-/// fill whole warps, which skip the product loop.
+/// some 2^a.  Where a work-group holds one block (k ≥ 32 at the largest
+/// radix), those inputs fill whole rounds of the twiddle phase, whose warps
+/// skip the product loop together.
 pub fn twiddle_order(n: usize) -> Vec<usize> {
     let bits = n.trailing_zeros();
     (0..n).map(|t| if bits == 0 { 0 } else { t.reverse_bits() >> (usize::BITS - bits) }).collect()

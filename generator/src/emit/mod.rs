@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use tera::Tera;
 
-use crate::plan::SmallRadix;
+use crate::error::SizeError;
+use crate::plan::{PlanShape, SmallRadix};
 
 use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
@@ -357,12 +358,12 @@ pub fn default_radix(prime: &Prime) -> Radix {
     }
 }
 
-/// Where a variant's plans put their pass of radix below K.  The digits
-/// variant holds one κ per work-group at radix K and skips a warp's products
-/// when its elements' twiddles are powers of r (it takes the inputs t in
-/// bit-reversed order, so such elements come together): the small pass first
-/// makes the first pass cheap and leaves the second with few general
-/// products.  H200, v15 (docs/perf/h200-v15/order): k = 32 2^20 5.71 →
+/// Where a variant's plans put their pass of radix below the largest.  The
+/// digits variant holds one block (one κ) per work-group at the largest radix
+/// for k ≥ 32 and skips a warp's products when its elements' twiddles are
+/// powers of r (it takes the inputs t in bit-reversed order, so that such
+/// inputs fill whole rounds of its twiddle phase): the small pass first makes
+/// the first pass cheap and leaves the second with few general products.  H200, v15 (docs/perf/h200-v15/order): k = 32 2^20 5.71 →
 /// 5.19 ms with both, 5.45 with the order alone; k = 128 2^16 2.73 → 2.21.
 /// The other variants keep it last: a warp there spans consecutive κ, and
 /// the first place measured 1.5–6% slower for k = 8 at 2^17–2^22.
@@ -412,6 +413,22 @@ pub fn fuse_default(prime: &Prime, log_n: u32) -> bool {
 /// variant can, as `choice` says, else by [`fuse_default`].
 pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>, log_n: u32) -> bool {
     has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, log_n))
+}
+
+/// The plan the runtime runs for a transform of size 2^log_n on `batch`
+/// vectors with these kernels: the small radix where [`small_radix_at`] puts
+/// it, two passes per launch where [`plan_fuses`] says.
+pub fn plan_shape(
+    prime: &Prime,
+    variant: Variant,
+    radix: Radix,
+    fuse: Option<bool>,
+    log_n: u32,
+    batch: usize,
+) -> Result<PlanShape, SizeError> {
+    Ok(PlanShape::new(prime, log_n, batch)?
+        .with_small_radix(small_radix_at(variant))
+        .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n)))
 }
 
 /// Blocks per work-group and work-items per block of the "workgroup" variant
