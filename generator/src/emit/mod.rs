@@ -6,6 +6,7 @@
 pub mod arith;
 mod auxiliary;
 mod context;
+mod defaults;
 pub mod digits;
 pub mod fused;
 pub mod lazy;
@@ -21,12 +22,13 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use tera::Tera;
 
-use crate::error::SizeError;
-use crate::plan::{PlanShape, SmallRadix};
-
 use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
+pub use defaults::{
+    check_fuse, default_radix, fuse_default, has_fused, plan_fuses, plan_shape, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K,
+    FUSE_DEFAULT_MAX_LOG_N,
+};
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
 pub use local::LocalShape;
@@ -315,120 +317,6 @@ pub fn check_supported(prime: &Prime) -> Result<(), EmitError> {
 pub fn field_header(prime: &Prime, opts: &KernelOptions) -> Result<String, EmitError> {
     check_supported(prime)?;
     render("field.cl.tera", &context::field(prime, opts.mul, opts.ptx, opts.segments))
-}
-
-/// Smallest k for which "digits" is the default variant (H200, v8: at k = 32
-/// 10.7 ms against 13.9 for "table" at N = 2^20; at k = 16 3.5 against 2.3).
-pub const DIGITS_DEFAULT_MIN_K: usize = 32;
-
-/// Variants emitted for a prime, the default first: "local" for k ≤ 8,
-/// "table" for k ≤ 32, "digits" and "workgroup" always; the default is
-/// "local" up to k = 8, "table" at k = 16 and "digits" from k = 32.
-pub fn variants_for(prime: &Prime) -> Vec<Variant> {
-    let mut v = Vec::new();
-    if prime.k() <= LOCAL_MAX_K {
-        v.push(Variant::Local);
-    }
-    if prime.k() <= TABLE_MAX_K {
-        v.push(Variant::Table);
-    }
-    if prime.k() >= DIGITS_DEFAULT_MIN_K {
-        v.insert(0, Variant::Digits);
-    } else {
-        v.push(Variant::Digits);
-    }
-    v.push(Variant::Workgroup);
-    v
-}
-
-/// The radix of the DFT_K expansion a prime's transforms use unless asked
-/// for another: 4 for k = 8 and k ≥ 32, 2 for k = 2, 4, 16.  H200, v12,
-/// both radices of the default variant in one call (docs/perf/h200-v12/radix):
-/// k = 8 (local) with radix 4 holds 130 registers instead of 96 but runs two
-/// local-memory stages instead of four: 2^16 0.082 → 0.072 ms, 2^20 0.618 →
-/// 0.545, 2^24 10.08 → 9.49; the digits variant: k = 32 2^20 8.60 → 8.18,
-/// k = 64 2^18 4.61 → 4.37, k = 128 2^16 3.03 → 2.98.  k = 4 was 3–6% slower
-/// with radix 4 at 2^20–2^22, k = 2 within 3% either way, and k = 16's table
-/// variant 12–14% slower (212 registers instead of 156).
-pub fn default_radix(prime: &Prime) -> Radix {
-    if prime.k() == 8 || prime.k() >= 32 {
-        Radix::R4
-    } else {
-        Radix::R2
-    }
-}
-
-/// Where a variant's plans put their pass of radix below the largest.  The
-/// digits variant holds one block (one κ) per work-group at the largest radix
-/// for k ≥ 32 and skips a warp's products when its elements' twiddles are
-/// powers of r (it takes the inputs t in bit-reversed order, so that such
-/// inputs fill whole rounds of its twiddle phase): the small pass first makes
-/// the first pass cheap and leaves the second with few general products.  H200, v15 (docs/perf/h200-v15/order): k = 32 2^20 5.71 →
-/// 5.19 ms with both, 5.45 with the order alone; k = 128 2^16 2.73 → 2.21.
-/// The other variants keep it last: a warp there spans consecutive κ, and
-/// the first place measured 1.5–6% slower for k = 8 at 2^17–2^22.
-pub fn small_radix_at(variant: Variant) -> SmallRadix {
-    if variant == Variant::Digits {
-        SmallRadix::First
-    } else {
-        SmallRadix::Last
-    }
-}
-
-/// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
-/// radix K per launch by default (H200, v9 and v11: where the fused launches
-/// were faster than one pass per launch; since v11's faster twiddle products
-/// k = 4 at 2^19 runs faster unfused, 0.199 against 0.212 ms; see
-/// docs/performance.md).
-pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, u32); 3] = [(2, u32::MAX), (4, 18), (8, 17)];
-
-/// Whether `variant` of the prime has the fused kernel of two DFT_K levels
-/// (the local variant, when two levels of blocks fit local memory).
-pub fn has_fused(prime: &Prime, variant: Variant, radix: Radix) -> bool {
-    variant == Variant::Local
-        && variants_for(prime).contains(&Variant::Local)
-        && Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p)).is_some()
-}
-
-/// Refuses a request for fused launches (`choice` = `Some(true)`) where the
-/// variant has no fused kernel.
-pub fn check_fuse(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>) -> Result<(), EmitError> {
-    if choice == Some(true) && !has_fused(prime, variant, radix) {
-        return Err(EmitError::Unsupported(format!(
-            "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {LOCAL_MAX_K})",
-            variant.name(),
-            prime.k()
-        )));
-    }
-    Ok(())
-}
-
-/// Whether plans of size 2^log_n fuse passes by default (see
-/// [`FUSE_DEFAULT_MAX_LOG_N`]; only where the variant can: [`has_fused`]).
-pub fn fuse_default(prime: &Prime, log_n: u32) -> bool {
-    FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, max)| k == prime.k() && log_n <= max)
-}
-
-/// Whether a plan of size 2^log_n with these kernels fuses passes: where the
-/// variant can, as `choice` says, else by [`fuse_default`].
-pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>, log_n: u32) -> bool {
-    has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, log_n))
-}
-
-/// The plan the runtime runs for a transform of size 2^log_n on `batch`
-/// vectors with these kernels: the small radix where [`small_radix_at`] puts
-/// it, two passes per launch where [`plan_fuses`] says.
-pub fn plan_shape(
-    prime: &Prime,
-    variant: Variant,
-    radix: Radix,
-    fuse: Option<bool>,
-    log_n: u32,
-    batch: usize,
-) -> Result<PlanShape, SizeError> {
-    Ok(PlanShape::new(prime, log_n, batch)?
-        .with_small_radix(small_radix_at(variant))
-        .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n)))
 }
 
 /// Blocks per work-group and work-items per block of the "workgroup" variant
