@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::Args;
-use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Record, Roofline};
+use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Pipes, Record, Roofline};
 use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions, Session};
 use srgfn_gen::emit::{default_radix, has_fused, variants_for, MulForm, Variant};
@@ -262,7 +262,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         let _step = Step::spinner(format!("measuring the roofline of {}", session.device().name.trim()), true);
         let r = measure_roofline(&session)?;
         // the JSON holds what is printed: three significant digits
-        Roofline { copy_gbs: sig3(r.copy_gbs), mul_gops: sig3(r.mul_gops), add_gops: sig3(r.add_gops) }
+        let pipes =
+            r.pipes.map(|p| Pipes { imad32_gops: sig3(p.imad32_gops), dfma_gops: sig3(p.dfma_gops), mixed_gops: sig3(p.mixed_gops) });
+        Roofline { copy_gbs: sig3(r.copy_gbs), mul_gops: sig3(r.mul_gops), add_gops: sig3(r.add_gops), pipes }
     };
     eprintln!(
         "device {}: copy {} GB/s, {} G 64-bit multiplies/s, {} G 64-bit adds/s",
@@ -271,6 +273,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         roof.mul_gops,
         roof.add_gops
     );
+    if let Some(p) = roof.pipes {
+        eprintln!(
+            "multiplier pipes: {} G 32-bit multiply-adds/s, {} G double fused multiply-adds/s, {} G/s of both in one loop",
+            p.imad32_gops, p.dfma_gops, p.mixed_gops
+        );
+    }
     let mut out = Output::new(&session, roof, args.json.clone(), args.plot.clone());
     // the arithmetic micro-benchmarks of each prime: the product-core rate is
     // the floor every transform record is set against

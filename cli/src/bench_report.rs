@@ -236,7 +236,7 @@ mod tests {
     fn the_plot_shows_points_above_the_floor() {
         let path = std::env::temp_dir().join(format!("srgfn-plot-{}.svg", std::process::id()));
         let recs = [record("a", 10, 40.0), record("a", 11, 252.0)];
-        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0 };
+        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0, pipes: None };
         plot(&recs, &roof, &path, "test").unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.contains("above 100: a floor over-counts"), "caption");

@@ -36,6 +36,17 @@ fn bench_prints_what_its_json_holds_in_an_aligned_table() {
     );
     assert!(err.contains(&line), "no '{line}' in {err}");
     assert!(roof["mul_gops"].as_f64().unwrap() > 0.0);
+    // the multiplier pipes, where the device runs double precision (PoCL does)
+    let pipes = &roof["pipes"];
+    let rate = |key: &str| pipes[key].as_f64().unwrap_or_else(|| panic!("no pipes.{key} in {roof}"));
+    let line = format!(
+        "multiplier pipes: {} G 32-bit multiply-adds/s, {} G double fused multiply-adds/s, {} G/s of both in one loop",
+        rate("imad32_gops"),
+        rate("dfma_gops"),
+        rate("mixed_gops")
+    );
+    assert!(err.contains(&line), "no '{line}' in {err}");
+    assert!(rate("imad32_gops") > 0.0 && rate("dfma_gops") > 0.0 && rate("mixed_gops") > 0.0, "{roof}");
     // one progress line per record, with the time left
     assert_eq!(err.lines().filter(|l| l.starts_with('[') && l.contains(" left] ")).count(), 12, "{err}");
     // the table: a header and 12 rows, columns aligned (right-aligned last column)

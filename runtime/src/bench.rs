@@ -45,6 +45,52 @@ __kernel void addc(__global ulong *out, const ulong a, const uint iters) {
 }
 "#;
 
+/// Multiplier pipes, measured one by one and together: 32-bit integer
+/// multiply-adds (the instructions f_mul's carry chains become on NVIDIA
+/// GPUs) and double-precision fused multiply-adds, whose exact products of
+/// limbs below 2^26 are a second multiplier where the device runs both at once.
+const PIPES_SRC: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* 8 independent chains of x = x*a + b: 8 32-bit multiply-adds per iteration */
+#define IMAD8 x0 = x0 * a + b; x1 = x1 * a + b; x2 = x2 * a + b; x3 = x3 * a + b; \
+              x4 = x4 * a + b; x5 = x5 * a + b; x6 = x6 * a + b; x7 = x7 * a + b;
+/* 8 independent chains of y = fma(y, c, d): 8 double-precision fused multiply-adds per iteration */
+#define DFMA8 y0 = fma(y0, c, d); y1 = fma(y1, c, d); y2 = fma(y2, c, d); y3 = fma(y3, c, d); \
+              y4 = fma(y4, c, d); y5 = fma(y5, c, d); y6 = fma(y6, c, d); y7 = fma(y7, c, d);
+#define IMAD_INIT uint x0 = get_global_id(0), x1 = x0 ^ a, x2 = x0 + b, x3 = x0 * 3, x4 = x0 ^ b, x5 = x0 + a, x6 = x0 * 5, x7 = x0 * 7;
+#define DFMA_INIT double y0 = (double)get_global_id(0), y1 = y0 + 1.0, y2 = y0 + 2.0, y3 = y0 + 3.0, y4 = y0 + 4.0, y5 = y0 + 5.0, y6 = y0 + 6.0, y7 = y0 + 7.0;
+__kernel void imad32(__global ulong *out, const uint a, const uint b, const double c, const double d, const uint iters) {
+    IMAD_INIT
+    for (uint j = 0; j < iters; j++) { IMAD8 }
+    out[get_global_id(0)] = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
+}
+__kernel void dfma(__global ulong *out, const uint a, const uint b, const double c, const double d, const uint iters) {
+    DFMA_INIT
+    for (uint j = 0; j < iters; j++) { DFMA8 }
+    out[get_global_id(0)] = as_ulong(y0 + y1 + y2 + y3 + y4 + y5 + y6 + y7);
+}
+/* both in one loop: 8 multiply-adds of each kind per iteration */
+__kernel void imad32_dfma(__global ulong *out, const uint a, const uint b, const double c, const double d, const uint iters) {
+    IMAD_INIT
+    DFMA_INIT
+    for (uint j = 0; j < iters; j++) { IMAD8 DFMA8 }
+    out[get_global_id(0)] = (x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7) ^ as_ulong(y0 + y1 + y2 + y3 + y4 + y5 + y6 + y7);
+}
+"#;
+
+/// Rates of the multiplier pipes (G operations per second), where the
+/// device runs double precision.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Pipes {
+    /// 32-bit integer multiply-adds.
+    pub imad32_gops: f64,
+    /// Double-precision fused multiply-adds.
+    pub dfma_gops: f64,
+    /// Both kinds in one loop, counted together: near the sum of the two
+    /// where the device overlaps them, near the larger one where it does not.
+    pub mixed_gops: f64,
+}
+
 /// Measured ceilings of the device.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Roofline {
@@ -54,6 +100,10 @@ pub struct Roofline {
     pub mul_gops: f64,
     /// 64-bit adds and compares per second / 1e9.
     pub add_gops: f64,
+    /// The multiplier pipes (absent in records before v16, and on devices
+    /// without double precision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipes: Option<Pipes>,
 }
 
 impl Roofline {
@@ -118,7 +168,31 @@ pub fn measure_roofline(session: &Session) -> Result<Roofline> {
     };
     let mul_gops = rate("madd", 8.0, &[0x9e37_79b9_7f4a_7c15, 0xd1b5_4a32_d192_ed03])?;
     let add_gops = rate("addc", 12.0, &[0x9e37_79b9_7f4a_7c15])?;
-    Ok(Roofline { copy_gbs, mul_gops, add_gops })
+    let pipes = if dev.has_fp64() { Some(measure_pipes(session, &out, items, iters)?) } else { None };
+    Ok(Roofline { copy_gbs, mul_gops, add_gops, pipes })
+}
+
+/// Rates of the multiplier pipes (see [`PIPES_SRC`]), `items` work-items of
+/// `iters` iterations writing to `out`.
+fn measure_pipes(session: &Session, out: &Buffer<u64>, items: usize, iters: u32) -> Result<Pipes> {
+    let program = session.program("srgfn_pipes", PIPES_SRC)?;
+    let rate = |name: &str, ops_per_iter: f64| -> Result<f64> {
+        let kern = Kernel::builder()
+            .program(&program)
+            .name(name)
+            .queue(session.queue.clone())
+            .global_work_size(items)
+            .arg(out)
+            .arg(0x9e37_79b9u32)
+            .arg(0x7f4a_7c15u32)
+            .arg(0.999_999_9f64)
+            .arg(1e-3f64)
+            .arg(iters)
+            .build()
+            .or_device(|| format!("cannot set up {name}"))?;
+        Ok(ops_per_iter * items as f64 * iters as f64 / (median_launch_ms(&kern, 2, 6)? * 1e-3) / 1e9)
+    };
+    Ok(Pipes { imad32_gops: rate("imad32", 8.0)?, dfma_gops: rate("dfma", 8.0)?, mixed_gops: rate("imad32_dfma", 16.0)? })
 }
 
 /// Operation model of the field arithmetic (documented in docs/performance.md):

@@ -61,6 +61,10 @@ impl DeviceEntry {
     pub fn is_pocl(&self) -> bool {
         self.platform.contains("Portable Computing Language")
     }
+    /// Whether the device runs double precision (`cl_khr_fp64`).
+    pub fn has_fp64(&self) -> bool {
+        self.ocl_device.info(DeviceInfo::Extensions).map(|e| e.to_string().contains("cl_khr_fp64")).unwrap_or(false)
+    }
     /// "NVIDIA H100 (NVIDIA CUDA, driver 580.1)".
     pub fn describe(&self) -> String {
         format!("{} ({}, driver {})", self.name.trim(), self.platform.trim(), self.driver_version.trim())
