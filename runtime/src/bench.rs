@@ -48,7 +48,8 @@ __kernel void addc(__global ulong *out, const ulong a, const uint iters) {
 /// Multiplier pipes, measured one by one and together: 32-bit integer
 /// multiply-adds (the instructions f_mul's carry chains become on NVIDIA
 /// GPUs) and double-precision fused multiply-adds, whose exact products of
-/// limbs below 2^26 are a second multiplier where the device runs both at once.
+/// small limbs would be a second multiplier; both together are bound by the
+/// issue rate (docs/performance-versions.md, "v16").
 const PIPES_SRC: &str = r#"
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* 8 independent chains of x = x*a + b: 8 32-bit multiply-adds per iteration */
