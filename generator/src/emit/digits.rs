@@ -52,8 +52,9 @@ fn twiddle_cols(k: usize) -> usize {
         1
     }
 }
-/// Words of the twiddle phase's staging area: W2 (2k per element) and the
-/// carries (two words per coefficient), E = cols·threads/k elements at a time.
+/// Words of the staging area: the twiddle phase's W2 (2k per element) and
+/// carries (two words per coefficient), E = cols·threads/k elements at a time;
+/// the store phase's two carry arrays and dirty flags.
 const STAGING_WORDS: usize = 4 * DIGITS_THREADS;
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
@@ -231,6 +232,12 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("lmem_words", &(g * n * k));
     ctx.insert("lmem_bytes", &shape.bytes(k, n));
     ctx.insert("staging_words", &STAGING_WORDS);
+    // the store phase's staging: two carry arrays of chunk·k = threads words, then two copies of
+    // chunk dirty flags (ints)
+    let (cq1, flags) = (chunk * k, 2 * chunk * k);
+    assert!(flags + chunk <= STAGING_WORDS, "the store phase's carries and flags fit the staging area");
+    ctx.insert("store_cq1", &cq1);
+    ctx.insert("store_flags", &flags);
     ctx.insert("digit_stages", &stages);
     ctx.insert("tw_order", &twiddle_order(n));
     Ok(())
