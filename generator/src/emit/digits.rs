@@ -232,10 +232,10 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("lmem_words", &(g * n * k));
     ctx.insert("lmem_bytes", &shape.bytes(k, n));
     ctx.insert("staging_words", &STAGING_WORDS);
-    // the store phase's staging: two carry arrays of chunk·k = threads words, then two copies of
-    // chunk dirty flags (ints)
+    // the store phase's staging: two carry arrays of chunk·k = threads words, then a dirty flag
+    // (int) per element
     let (cq1, flags) = (chunk * k, 2 * chunk * k);
-    assert!(flags + chunk <= STAGING_WORDS, "the store phase's carries and flags fit the staging area");
+    assert!(flags + (n * g).div_ceil(2) <= STAGING_WORDS, "the store phase's carries and flags fit the staging area");
     ctx.insert("store_cq1", &cq1);
     ctx.insert("store_flags", &flags);
     ctx.insert("digit_stages", &stages);
