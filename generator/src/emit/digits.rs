@@ -19,8 +19,11 @@
 //!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
-//!   [−1, r]; an element with a digit outside [0, r) (carries through every
-//!   digit, or p − 1) is normalised exactly by one work-item (`srgfn_norm`).
+//!   [−1, r], the two rounds' carries in separate arrays (two barriers per
+//!   round of elements); an element with a digit outside [0, r) (carries
+//!   through every digit, or p − 1) is normalised exactly by one work-item
+//!   after the loop, from its lazy digits in SL (`srgfn_norm`), over the
+//!   digits already stored.
 //!
 //! Every index map, shape and count is decided here and printed as a
 //! constant; the template holds the arithmetic of one digit.
