@@ -74,14 +74,15 @@ fn host_passes(prime: &Prime, x: &[Digits], n: usize, vecs: usize, passes: &[Pas
     cur.iter().map(|y| f.from_biguint(y).unwrap()).collect()
 }
 
-/// The table of ω_n the passes read: W[t] = ω_n^t, t < n/K (one element when n ≤ K),
-/// element-major (digit d of entry t at word t·k + d).
-fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize) -> (ocl::Buffer<u64>, u32) {
+/// The table of ω_n the passes of `variant` read: W[t] = ω_n^t, t < n/K (one element
+/// when n ≤ K), element-major (digit d of entry t at word t·k + d), then the entries'
+/// suffix sums where the variant reads them (`Variant::table_layout`).
+fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize, variant: Variant) -> (ocl::Buffer<u64>, u32) {
     let f = Field::new(prime);
     let w = prime.root_of_unity(n.trailing_zeros()).unwrap();
     let t_len = (n / prime.base_size()).max(1);
     let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), prime.modulus())).unwrap()).collect();
-    (fk.upload(&table.concat()).unwrap(), t_len.trailing_zeros())
+    (fk.upload(&variant.table_layout(prime.k(), &table.concat())).unwrap(), t_len.trailing_zeros())
 }
 
 /// The positions where `got` differs from `want`.
@@ -97,13 +98,13 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
     let x = inputs(&Field::new(prime), total, (radix * 31 + n * 7 + p) as u64);
     let pass = Pass { radix, p };
     let want = host_passes(prime, &x, n, vecs, &[pass]);
-    let (bw, log_t) = twiddle_table(fk, prime, n);
     // the runtime's exponent unit (ω_n = r^(K/n) when n ≤ K)
     let tw_shift = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap().twiddle_shift(&pass);
     for variant in fk.variants() {
         if variant == Variant::Digits && radix > digits::max_radix(k) {
             continue; // plans never ask the digits variant for blocks beyond local memory
         }
+        let (bw, log_t) = twiddle_table(fk, prime, n, variant);
         let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
         let by = fk.alloc(total * k).unwrap();
         fk.pass(
@@ -139,7 +140,7 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
     let x = inputs(&Field::new(prime), total, (n * 13 + p * 5 + vecs) as u64);
     let passes = [Pass { radix: kk, p }, Pass { radix: kk, p: p * kk }];
     let want = host_passes(prime, &x, n, vecs, &passes);
-    let (bw, log_t) = twiddle_table(fk, prime, n);
+    let (bw, log_t) = twiddle_table(fk, prime, n, Variant::Local);
     let shape = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap();
     let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
     let by = fk.alloc(total * k).unwrap();
@@ -366,7 +367,7 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
     let k = prime.k();
     let x = fk.upload(&vec![0u64; 96 * k]).unwrap();
     let y = fk.alloc(96 * k).unwrap();
-    let (w, log_t) = twiddle_table(&fk, prime, 64);
+    let (w, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
     for (n, p) in [(96u64, 1u64), (64, 3), (8, 8)] {
         let e = fk
             .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, 96, n, p, log_t, 0, 96 / 8)

@@ -4,6 +4,7 @@
 use srgfn::memory::{self, check, check_transform, host_available, human, plan_need, Need};
 use srgfn::{DeviceEntry, Fft, Session};
 use srgfn_gen::catalog;
+use srgfn_gen::emit::variants_for;
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed")
@@ -27,7 +28,7 @@ fn huge_plans_are_refused_with_the_limits() {
     let dev = s.device().name.trim().to_string();
     for log_n in [31u32, 32, 40, 62] {
         let err = format!("{:#}", fft.plan(1 << log_n, 1).err().expect("refused"));
-        let need = human(plan_need(fft.prime(), 1 << log_n, 1, 1).device);
+        let need = human(plan_need(fft.prime(), fft.variant(), 1 << log_n, 1, 1).device);
         assert!(err.starts_with(&format!("N = 2^{log_n} needs {need} on the device")), "{err}");
         assert!(err.contains(&format!("{dev} has {}", human(s.device().global_mem_bytes as u128))), "{err}");
         assert!(err.contains(&format!("largest buffer {}", human(s.device().max_alloc_bytes as u128))), "{err}");
@@ -98,13 +99,13 @@ fn host_memory_is_read_and_checked() {
 #[test]
 fn products_are_checked_for_three_vectors() {
     let prime = &catalog()[2];
-    let need = plan_need(prime, 1 << 20, 1, 2);
+    let need = plan_need(prime, variants_for(prime)[0], 1 << 20, 1, 2);
     let one = memory::element_bytes(8, 1 << 20);
     assert_eq!(need.buffer, one);
     assert_eq!(need.device, 3 * one + memory::element_bytes(8, (1 << 20) / 16 + 1), "two vectors, scratch, table and 1/N");
     // a device with room for a plan but not for a product
     let dev = gpu((2 * one + one / 2) as u64, GIB);
-    check("plan", plan_need(prime, 1 << 20, 1, 1), Some(&dev), "").unwrap();
+    check("plan", plan_need(prime, variants_for(prime)[0], 1 << 20, 1, 1), Some(&dev), "").unwrap();
     assert!(check("product", need, Some(&dev), "").is_err());
 }
 
@@ -122,4 +123,17 @@ fn text_files_are_sized_by_their_element_lines() {
     std::fs::write(&path, "  \n# 1 2 3\n\t\n".repeat(1 << 18) + "7 # last, no newline").unwrap();
     memory::check_input_file(&path, prime, false, Some(&dev)).unwrap();
     std::fs::remove_file(&path).ok();
+}
+
+/// A plan of the digits variant counts its table's suffix sums (two words per
+/// digit of each entry) on top of the entries.
+#[test]
+fn digits_plans_count_the_tables_suffix_sums() {
+    for prime in catalog().iter().filter(|p| p.k() >= 4) {
+        let n = 1u128 << 20;
+        let table = memory::element_bytes(prime.k(), n / prime.base_size() as u128);
+        let digits = plan_need(prime, srgfn_gen::emit::Variant::Digits, n, 1, 1);
+        let workgroup = plan_need(prime, srgfn_gen::emit::Variant::Workgroup, n, 1, 1);
+        assert_eq!(digits.device - workgroup.device, 2 * table, "{prime}");
+    }
 }

@@ -121,6 +121,14 @@ impl Series {
         self.last.map(|(l, s)| s * 2f64.powi(log_n as i32 - l as i32) * log_n as f64 / l as f64 * 1.2)
     }
 
+    /// The variant whose plans the series makes (the prime's default for the baselines).
+    fn variant(&self) -> Variant {
+        match self.kind {
+            Kind::Forward { variant, .. } => variant,
+            _ => variants_for(&self.prime)[0],
+        }
+    }
+
     fn fft(&mut self, session: &Session) -> Result<Fft> {
         if self.fft.is_none() {
             let opts = match self.kind {
@@ -324,7 +332,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             let shape = PlanShape::new(&s.prime, log_n, 1)?;
             // a plan, one vector and the host's random words; no overflow at any N
             let largest = session.device().max_alloc_bytes;
-            let mut need = srgfn::memory::plan_need_split(&s.prime, shape.n as u128, 1, 1, largest).0;
+            let mut need = srgfn::memory::plan_need_split(&s.prime, s.variant(), shape.n as u128, 1, 1, largest).0;
             need.host = srgfn::memory::element_bytes(s.prime.k(), shape.n as u128);
             let subject = format!("N = 2^{log_n}");
             let why = match srgfn::memory::check(&subject, need, Some(session.device()), "the random input") {

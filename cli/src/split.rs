@@ -239,7 +239,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
     let one = if devices.len() > 1 {
         let one = Fft::with_options(&devices.sessions()[0], &prime, opts)?;
         let vectors = if args.products { 2 } else { 1 };
-        let need = srgfn::memory::plan_need_split(&prime, n as u128, 1, vectors, one.max_buffer()).0;
+        let need = srgfn::memory::plan_need_split(&prime, one.variant(), n as u128, 1, vectors, one.max_buffer()).0;
         let whole_fits = srgfn::memory::check("", need, Some(one.session().device()), "").is_ok();
         let run = if whole_fits {
             timed(reps, "whole plan on the first device".into(), held, |_| Ok(()), || on_one(&one, n, &inputs))

@@ -225,7 +225,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     check_fuse(&prime, variant, radix, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
     let shape = plan_shape(&prime, variant, radix, fuse, log_n, batch as usize)?;
     // sizes no device can address are refused (the description sums their bytes)
-    let need = srgfn::memory::plan_need(&prime, shape.n as u128, batch as u128, 1);
+    let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&shape)?);

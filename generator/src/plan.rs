@@ -93,6 +93,9 @@ pub struct PlanShape {
     pub passes: Vec<Pass>,
     /// Elements in the twiddle table `W[t]` = ω_N^t, t < N/K (0 when N ≤ K).
     pub table_len: usize,
+    /// Words of the twiddle table on the device: the entries, and their suffix
+    /// sums for a variant that reads them ([`PlanShape::with_table_for`]).
+    pub table_words: usize,
     /// Whether consecutive passes of radix K run two per launch
     /// ([`PlanShape::with_fusion`]).
     pub fused: bool,
@@ -134,7 +137,8 @@ impl PlanShape {
         }
         let passes = stockham_passes(radices);
         let table_len = if n > prime.base_size() { n / prime.base_size() } else { 0 };
-        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len, fused: false })
+        let table_words = table_len * prime.k();
+        Ok(PlanShape { prime: prime.to_string(), log_n, n, batch, k: prime.k(), passes, table_len, table_words, fused: false })
     }
 
     /// The same plan with its pass of radix below the largest at `at` (the
@@ -188,6 +192,13 @@ impl PlanShape {
         self
     }
 
+    /// The same plan with its twiddle table laid out for `variant`
+    /// ([`Variant::table_words`](crate::emit::Variant::table_words)).
+    pub fn with_table_for(mut self, variant: crate::emit::Variant) -> PlanShape {
+        self.table_words = variant.table_words(self.k, self.table_len);
+        self
+    }
+
     /// The kernel launches in execution order: with fusion, passes of radix K
     /// in pairs from the first, the rest one per launch.
     pub fn launches(&self) -> Vec<Launch> {
@@ -233,7 +244,7 @@ impl PlanShape {
     /// Device bytes the plan needs: data, one scratch buffer of the same size,
     /// the twiddle table and the 1/N constant.
     pub fn device_bytes(&self) -> u64 {
-        let words = 2 * (self.n * self.batch * self.k) as u64 + (self.table_len * self.k) as u64 + self.k as u64;
+        let words = 2 * (self.n * self.batch * self.k) as u64 + self.table_words as u64 + self.k as u64;
         words * 8
     }
 

@@ -290,7 +290,7 @@ impl Fft {
     /// besides the plan's scratch and table); else the four-step split that
     /// streams it through host memory, when the device is what is short.
     fn streamed(&self, la: usize, lb: usize, n: usize) -> Result<Option<FourStep>> {
-        let need = memory::plan_need_split(self.prime(), n as u128, 1, 2, self.max_buffer).0;
+        let need = memory::plan_need_split(self.prime(), self.variant, n as u128, 1, 2, self.max_buffer).0;
         match memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "") {
             Ok(()) => Ok(None),
             Err(Error::OutOfMemory(s)) if s.device_short() && n.trailing_zeros() >= fourstep::min_log_n(self.prime()) => {
@@ -368,7 +368,7 @@ impl Plan {
         let prime = fft.prime().clone();
         let shape = fft.shape(log_n, batch)?;
         let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
-        let (need, segments) = memory::plan_need_split(&prime, shape.n as u128, batch as u128, 1, fft.max_buffer);
+        let (need, segments) = memory::plan_need_split(&prime, fft.variant, shape.n as u128, batch as u128, 1, fft.max_buffer);
         memory::check(&subject, need, Some(&fft.limits()), "")?;
         let k = prime.k();
         let total = shape.n * batch;
@@ -376,7 +376,12 @@ impl Plan {
         let kernels = fft.kernels_for(segments)?;
         kernels.prepare(fft.variant, &shape)?;
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
-        let table = if shape.table_len > 0 { twiddle_table(&kernels, &fft.field, &shape)? } else { kernels.upload(&vec![0; k])? };
+        // N ≤ K: every twiddle is a power of r, and no entry is read (one zero entry in the variant's layout)
+        let table = if shape.table_len > 0 {
+            twiddle_table(&kernels, &fft.field, &shape, fft.variant)?
+        } else {
+            kernels.upload(&vec![0; fft.variant.table_words(k, 1)])?
+        };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
@@ -536,10 +541,11 @@ pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, coun
 }
 
 /// The device table W[t] = ω_N^t for t < N/K, element-major (the passes'
-/// layout, `load_tw`): the host computes
+/// layout, `load_tw`), followed by the suffix sums of each entry where the
+/// variant reads them (`Variant::table_words`): the host computes
 /// the C = 2^⌈log₂(len)/2⌉ powers B[j] = ω^j and the len/C powers A[i] = ω^{iC},
 /// and the device forms every W[iC + j] = A[i]·B[j] (`outer_product`).
-fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Result<Buffer<u64>> {
+fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape, variant: Variant) -> Result<Buffer<u64>> {
     let k = field.prime().k();
     let len = shape.table_len;
     let w = field.prime().root_of_unity(shape.log_n)?;
@@ -547,7 +553,14 @@ fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape) -> Re
     let c = 1usize << log_c;
     let (a, b) = rayon::join(|| powers(field, &w, 0, c, len / c), || powers(field, &w, 0, 1, c));
     let (a, b) = (kernels.upload(&crate::layout::to_digit_major(&a?, k))?, kernels.upload(&crate::layout::to_digit_major(&b?, k))?);
-    let table = kernels.alloc(len * k)?;
-    kernels.outer_product(&a, &b, &table, log_c, len as u64)?;
+    if shape.table_words != variant.table_words(k, len) {
+        return Err(Error::internal(format!(
+            "the plan's table of {} words is not the {} variant's layout",
+            shape.table_words,
+            variant.name()
+        )));
+    }
+    let table = kernels.alloc(shape.table_words)?;
+    kernels.outer_product(&a, &b, &table, log_c, len as u64, variant.reads_suffix_sums())?;
     Ok(table)
 }

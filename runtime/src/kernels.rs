@@ -316,6 +316,15 @@ impl FieldKernels {
         count: u64,
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
+        // twiddled passes read 2^log_t entries laid out for the variant
+        let words = (log_t < 48).then(|| variant.table_words(self.prime.k(), 1 << log_t));
+        if p > 1 && words.is_none_or(|words| w.len() < words) {
+            return Err(Error::option(format!(
+                "the twiddle table holds {} words, fewer than the {} variant reads for 2^{log_t} entries (Variant::table_words)",
+                w.len(),
+                variant.name()
+            )));
+        }
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
@@ -571,14 +580,15 @@ impl FieldKernels {
     }
 
     /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (A and B digit-major,
-    /// W element-major as the passes read it).
-    pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64) -> Result<()> {
+    /// W element-major as the passes read it), then with `suffix` every entry's
+    /// suffix sums (`Variant::table_words`).
+    pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64, suffix: bool) -> Result<()> {
         self.aux(
             "pointwise.cl",
             "outer_product",
             round_up(n as usize, WG),
             Some(WG.into()),
-            &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n)],
+            &[Arg::Buf(a), Arg::Buf(b), Arg::Buf(w), Arg::U32(log_c), Arg::U64(n), Arg::U32(suffix as u32)],
         )
     }
 

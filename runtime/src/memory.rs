@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use srgfn_gen::emit::{variants_for, Variant};
 use srgfn_gen::Prime;
 
 use crate::device::DeviceEntry;
@@ -89,20 +90,23 @@ pub fn element_bytes(k: usize, elements: u128) -> u128 {
 
 /// Device memory of a plan of N × batch elements holding `vectors` data
 /// vectors: the vectors, the plan's scratch buffer, the twiddle table (N/K
-/// elements when N > K) and the constant 1/N.
-pub fn plan_need(prime: &Prime, n: u128, batch: u128, vectors: u128) -> Need {
+/// entries when N > K, laid out for the variant: `Variant::table_words`) and
+/// the constant 1/N.
+pub fn plan_need(prime: &Prime, variant: Variant, n: u128, batch: u128, vectors: u128) -> Need {
     let k = prime.k();
     let buffer = element_bytes(k, n.saturating_mul(batch));
-    let table = table_bytes(prime, n);
+    let table = table_bytes(prime, variant, n);
     let device = buffer.saturating_mul(vectors + 1).saturating_add(table).saturating_add(element_bytes(k, 1));
     Need { device, buffer: buffer.max(table), host: 0 }
 }
 
-/// Bytes of a plan's twiddle table: N/K elements when N > K, else none.
-fn table_bytes(prime: &Prime, n: u128) -> u128 {
+/// Bytes of a plan's twiddle table: N/K entries when N > K, else none.
+fn table_bytes(prime: &Prime, variant: Variant, n: u128) -> u128 {
     let kk = prime.base_size() as u128;
     if n > kk {
-        element_bytes(prime.k(), n / kk)
+        // whole entries of k words: the variant's words over one entry's
+        let per_entry = variant.table_words(prime.k(), 1) / prime.k();
+        element_bytes(prime.k(), n / kk).saturating_mul(per_entry as u128)
     } else {
         0
     }
@@ -131,12 +135,12 @@ pub fn vector_segments(k: usize, elements: u128, largest: u64) -> Option<u32> {
 /// device whose largest buffer is `largest` bytes: the need (its `buffer` the
 /// largest segment or the table) and the segments per vector (1 when no split
 /// fits: the need then names the whole vector, and the check refuses it).
-pub fn plan_need_split(prime: &Prime, n: u128, batch: u128, vectors: u128, largest: u64) -> (Need, u32) {
-    let mut need = plan_need(prime, n, batch, vectors);
+pub fn plan_need_split(prime: &Prime, variant: Variant, n: u128, batch: u128, vectors: u128, largest: u64) -> (Need, u32) {
+    let mut need = plan_need(prime, variant, n, batch, vectors);
     let elements = n.saturating_mul(batch);
     let segments = vector_segments(prime.k(), elements, largest).unwrap_or(1);
     if segments > 1 {
-        need.buffer = element_bytes(prime.k(), elements / segments as u128).max(table_bytes(prime, n));
+        need.buffer = element_bytes(prime.k(), elements / segments as u128).max(table_bytes(prime, variant, n));
     }
     (need, segments)
 }
@@ -254,7 +258,9 @@ pub fn check_host(what: &str, bytes: u128) -> Result<()> {
 
 /// Checks, before generating or reading anything, that a transform of
 /// N = 2^log_n elements fits the device (when known) and the host: the device
-/// holds a plan and one vector, the host `srgfn fft`'s input and output.
+/// holds a plan of the prime's default variant and one vector, the host
+/// `srgfn fft`'s input and output (the plan checks its own variant's need
+/// again before it allocates).
 pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
     check_transform_of(&format!("N = 2^{log_n}"), prime, log_n, device)
 }
@@ -263,7 +269,10 @@ pub fn check_transform(prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) 
 fn check_transform_of(subject: &str, prime: &Prime, log_n: u32, device: Option<&DeviceEntry>) -> Result<()> {
     let n = 1u128.checked_shl(log_n).unwrap_or(u128::MAX);
     let largest = device.map_or(0, |d| d.max_alloc_bytes);
-    let need = Need { host: n.saturating_mul(transform_host_bytes_per_element(prime)), ..plan_need_split(prime, n, 1, 1, largest).0 };
+    let need = Need {
+        host: n.saturating_mul(transform_host_bytes_per_element(prime)),
+        ..plan_need_split(prime, variants_for(prime)[0], n, 1, 1, largest).0
+    };
     check(subject, need, device, "the input and output")
 }
 

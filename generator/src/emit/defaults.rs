@@ -123,5 +123,6 @@ pub fn plan_shape(
 ) -> Result<PlanShape, SizeError> {
     Ok(PlanShape::new(prime, log_n, batch)?
         .with_small_radix(small_radix_at(variant))
-        .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n)))
+        .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n))
+        .with_table_for(variant))
 }

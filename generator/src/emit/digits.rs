@@ -8,11 +8,16 @@
 //!
 //! * **load**: one digit per task;
 //! * **twiddles**: one coefficient (two from k = 32) of one product per
-//!   work-item, E = cols·threads/k elements at a time.  The twiddle w is staged as `W2[m]` = w_(m−k) for
-//!   m ≥ k and r − w_m for m < k, so that coefficient i of x·w is
-//!   Σ_j x_j `W2[i − j + k]` − r·S_i with S_i = Σ_(j>i) x_j: one product chain
-//!   of equal signs per work-item, and r·S_i leaves through the carry
-//!   (⌊c_i / r⌋ = ⌊(c_i + r S_i) / r⌋ − S_i).  Two rounds of carries between
+//!   work-item, E = cols·threads/k elements at a time.  The (canonical) input
+//!   x is staged as `X2[q]` = x_(q−k) for q ≥ k and r − x_q for q < k, and
+//!   the twiddle's digits beside it, so that coefficient i of x·w is
+//!   Σ_m w_m `X2[i − m + k]` − r·T_i with T_i = Σ_(m>i) w_m: one product
+//!   chain of equal signs per work-item, and r·T_i leaves through the carry
+//!   (⌊c_i / r⌋ = ⌊(c_i + r T_i) / r⌋ − T_i).  T_i depends on the twiddle
+//!   alone, so the table holds it (`Variant::table_words`); v16 staged r − w
+//!   and summed S_i = Σ_(j>i) x_j in the product loop instead, about a third
+//!   of its instructions (H200, v17: k = 32 2^20 4.94 → 4.82 ms, k = 64 2^18
+//!   2.54 → 2.33, k = 128 2^16 2.05 → 1.87).  Two rounds of carries between
 //!   neighbouring coefficients (the top one wraps negated, r^k = −1) leave
 //!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s;
 //! * **butterflies**: one task per butterfly and digit pair (d, d + k/2),
@@ -43,7 +48,7 @@ pub const DIGITS_THREADS: usize = 256;
 /// Digits a work-group aims to hold (tasks per work-item ≈ this / threads).
 const DIGITS_PER_GROUP: usize = 2048;
 /// Coefficients of a twiddle product per work-item: 2 from k = 32 (each
-/// x_j and W2 word loaded serves two products), else 1.  H200, v8: k = 64,
+/// w_m and X2 word loaded serves two products), else 1.  H200, v8: k = 64,
 /// N = 2^18 6.14 → 5.40 ms with 2, k = 128, 2^17 8.67 → 8.02; k = 32 was
 /// slower with 2 (2^18 1.84 → 2.17 ms) while the rare normalisation held
 /// the kernels at 117–179 registers, and faster once v14 rolled it up
@@ -55,10 +60,29 @@ fn twiddle_cols(k: usize) -> usize {
         1
     }
 }
-/// Words of the staging area: the twiddle phase's W2 (2k per element) and
-/// carries (two words per coefficient), E = cols·threads/k elements at a time;
-/// the store phase's two carry arrays and dirty flags.
-const STAGING_WORDS: usize = 4 * DIGITS_THREADS;
+/// Words of the twiddle phase's staging per element: X2 (2k words, later the
+/// carries) and the twiddle's k digits.
+fn twiddle_stage_words(k: usize) -> usize {
+    3 * k
+}
+/// Words of the staging area of a kernel with twiddles: the twiddle phase's
+/// (3k per element, E = cols·threads/k elements at a time: 6·threads at
+/// most); the store phase's two carry arrays and dirty flags.  Shapes are
+/// sized for it; the kernel of p = 1 (no twiddles) declares only
+/// [`STAGING_WORDS_FIRST`], so that more of its work-groups fit an SM (H200,
+/// v17: k = 64's radix-64 first pass 0.29 → 0.36 ms with the larger area).
+const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
+/// Words of the staging area of the kernel of p = 1: the store phase's.
+const STAGING_WORDS_FIRST: usize = 4 * DIGITS_THREADS;
+
+/// Words of a kernel's staging area.
+fn staging_words(twiddled: bool) -> usize {
+    if twiddled {
+        STAGING_WORDS
+    } else {
+        STAGING_WORDS_FIRST
+    }
+}
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -85,7 +109,8 @@ impl DigitsShape {
         let by_work = (DIGITS_PER_GROUP / (n * k)).max(1);
         Some(DigitsShape { groups: by_memory.min(by_work), threads: DIGITS_THREADS })
     }
-    /// Local memory of one work-group (bytes).
+    /// Local memory of one work-group of the kernel with twiddles (bytes; the
+    /// kernel of p = 1 needs less).
     pub fn bytes(&self, k: usize, n: usize) -> usize {
         self.groups * n * k * 9 + STAGING_WORDS * 8
     }
@@ -225,7 +250,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("threads", &shape.threads);
     ctx.insert("chunk", &chunk);
     let cols = twiddle_cols(k);
-    assert!(2 * k * chunk * cols <= STAGING_WORDS, "a twiddle chunk's W2 fits the staging area");
+    assert!(twiddle_stage_words(k) * chunk * cols <= STAGING_WORDS, "a twiddle chunk's staging fits the staging area");
+    ctx.insert("tw_stage", &twiddle_stage_words(k));
     ctx.insert("cols", &cols);
     ctx.insert("tw_chunk", &(chunk * cols));
     ctx.insert("elements", &(n * g));
@@ -234,11 +260,13 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("slot_stride", &k);
     ctx.insert("lmem_words", &(g * n * k));
     ctx.insert("lmem_bytes", &shape.bytes(k, n));
-    ctx.insert("staging_words", &STAGING_WORDS);
+    ctx.insert("lmem_bytes_first", &(shape.bytes(k, n) - (STAGING_WORDS - STAGING_WORDS_FIRST) * 8));
+    ctx.insert("staging_words", &staging_words(true));
+    ctx.insert("staging_words_first", &staging_words(false));
     // the store phase's staging: two carry arrays of chunk·k = threads words, then a dirty flag
     // (int) per element
     let (cq1, flags) = (chunk * k, 2 * chunk * k);
-    assert!(flags + (n * g).div_ceil(2) <= STAGING_WORDS, "the store phase's carries and flags fit the staging area");
+    assert!(flags + (n * g).div_ceil(2) <= STAGING_WORDS_FIRST, "the store phase's carries and flags fit either staging area");
     ctx.insert("store_cq1", &cq1);
     ctx.insert("store_flags", &flags);
     ctx.insert("digit_stages", &stages);
@@ -251,7 +279,34 @@ mod tests {
     use super::*;
     use crate::emit::arith::ArithSpec;
     use crate::emit::lazy::LazySpec;
-    use crate::emit::MulForm;
+    use crate::emit::{MulForm, Variant};
+
+    /// The table of the digits variant holds each entry's suffix sums
+    /// T_i = Σ_(m>i) w_m after the entries (checked here as total − prefix,
+    /// with digits near 2^64 so that the high words count); the other
+    /// variants' tables are the entries alone.
+    #[test]
+    fn digits_tables_hold_each_entrys_suffix_sums() {
+        for k in [2usize, 8, 32, 128] {
+            let entries: Vec<u64> = (0..3 * k as u64).map(|i| u64::MAX - i.wrapping_mul(0x9e37_79b9_7f4a_7c15) % (1 << 40)).collect();
+            let t = Variant::Digits.table_layout(k, &entries);
+            assert_eq!(t.len(), Variant::Digits.table_words(k, 3));
+            assert_eq!(&t[..3 * k], &entries[..]);
+            for (e, w) in entries.chunks(k).enumerate() {
+                let total: u128 = w.iter().map(|&x| x as u128).sum();
+                let mut prefix = 0u128;
+                for (i, &x) in w.iter().enumerate() {
+                    prefix += x as u128;
+                    let at = 3 * k + 2 * (e * k + i);
+                    assert_eq!(t[at] as u128 | (t[at + 1] as u128) << 64, total - prefix, "k = {k}, entry {e}, digit {i}");
+                }
+            }
+            for v in [Variant::Local, Variant::Table, Variant::Workgroup] {
+                assert_eq!(v.table_layout(k, &entries), entries);
+                assert_eq!(v.table_words(k, 3), 3 * k);
+            }
+        }
+    }
 
     /// The store phase splits its lazy digits with `srgfn_split_lazy`, whose
     /// rounds `LazySpec` sets for |v| ≤ `LazySpec::split_bound`.  The digits it

@@ -133,6 +133,42 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Whether the variant's passes read the twiddle table's suffix sums
+    /// T_i = Σ_(m>i) w_m of every entry (the digits variant's twiddle phase
+    /// multiplies by w with the wrapped x digits staged as r − x_m, so that
+    /// r·T_i, a property of the table, leaves through the carry).
+    pub fn reads_suffix_sums(self) -> bool {
+        self == Variant::Digits
+    }
+
+    /// Words of a twiddle table of `entries` entries for k digits: the entries
+    /// (k words each, element-major), then for [`Variant::reads_suffix_sums`]
+    /// two words (low, high) per entry and digit, T_i at 2·(t·k + i).
+    pub fn table_words(self, k: usize, entries: usize) -> usize {
+        entries * k * if self.reads_suffix_sums() { 3 } else { 1 }
+    }
+
+    /// The device table of the variant from its entries (k words each,
+    /// element-major): the entries, then for [`Variant::reads_suffix_sums`]
+    /// T_i = Σ_(m>i) w_m of each entry as (low, high) words at 2·(t·k + i).
+    pub fn table_layout(self, k: usize, entries: &[u64]) -> Vec<u64> {
+        let mut out = entries.to_vec();
+        if self.reads_suffix_sums() {
+            for w in entries.chunks(k) {
+                let mut sums = vec![0u64; 2 * k];
+                let mut acc = 0u128;
+                for i in (0..k).rev() {
+                    sums[2 * i] = acc as u64;
+                    sums[2 * i + 1] = (acc >> 64) as u64;
+                    acc += w[i] as u128;
+                }
+                out.extend(sums);
+            }
+        }
+        debug_assert_eq!(out.len(), self.table_words(k, entries.len() / k));
+        out
+    }
+
     /// The spelling of the variant in kernel names, the CLI and the manifest.
     pub fn name(self) -> &'static str {
         match self {

@@ -160,7 +160,7 @@ fn stockham(name: &str, x: Param, shifts: &[Param], count: Param) -> KernelSig {
     let mut params = vec![
         x,
         p("Y", Out, "output, Y != X"),
-        p("W", Twiddles, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r (element-major)"),
+        p("W", Twiddles, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r (element-major; Variant::table_words)"),
         p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
         p("n", ULong, "vector length"),
         p("p", ULong, "length of the sub-transforms already done"),
@@ -255,9 +255,10 @@ pub fn aux(name: &str) -> Option<KernelSig> {
         "outer_product" => &[
             p("A", In, "n >> log_c elements"),
             p("B", In, "2^log_c elements"),
-            p("W", TwiddlesOut, "n entries (element-major)"),
+            p("W", TwiddlesOut, "n entries (element-major), then their suffix sums when `suffix`"),
             p("log_c", UInt, ""),
             p("n", ULong, ""),
+            p("suffix", UInt, "nonzero: also T_i = sum_(m > i) W[t]_m at 2 (t k + i) after the entries"),
         ],
         "mb_mul" | "mb_core" => &[
             p("X", InOut, "elements, each multiplied iters times"),

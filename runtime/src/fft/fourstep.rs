@@ -28,6 +28,7 @@ use std::time::Instant;
 use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
+use srgfn_gen::emit::Variant;
 use srgfn_gen::Prime;
 
 use super::{powers, Fft, Plan};
@@ -184,8 +185,8 @@ pub(crate) fn min_log_n(prime: &Prime) -> u32 {
 
 /// Device memory of a step's chunk of 2^log_e elements: a plan of vectors of
 /// 2^log_m elements holding two of them, and the split's twiddle tables.
-fn chunk_need(prime: &Prime, log_m: u32, log_e: u32, table_elements: usize) -> memory::Need {
-    let mut need = memory::plan_need(prime, 1u128 << log_m, 1u128 << (log_e - log_m), 2);
+fn chunk_need(prime: &Prime, variant: Variant, log_m: u32, log_e: u32, table_elements: usize) -> memory::Need {
+    let mut need = memory::plan_need(prime, variant, 1u128 << log_m, 1u128 << (log_e - log_m), 2);
     need.device = need.device.saturating_add(memory::element_bytes(prime.k(), table_elements as u128));
     need
 }
@@ -232,7 +233,7 @@ impl FourStep {
         let fits = |f: &Fft, log_e: u32| {
             let mut room = f.limits();
             room.global_mem_bytes -= room.global_mem_bytes / 8;
-            memory::check("", chunk_need(&prime, log_n2, log_e, table_elements), Some(&room), "").is_ok()
+            memory::check("", chunk_need(&prime, f.variant(), log_n2, log_e, table_elements), Some(&room), "").is_ok()
         };
         while log_e > log_n2 && !ffts.iter().all(|f| fits(f, log_e)) {
             log_e -= 1;
@@ -240,7 +241,7 @@ impl FourStep {
         for f in &ffts {
             memory::check(
                 &format!("the four-step split of N = 2^{log_n} (chunks of 2^{log_e} elements, rows of 2^{log_n2})"),
-                chunk_need(&prime, log_n2, log_e, table_elements),
+                chunk_need(&prime, f.variant(), log_n2, log_e, table_elements),
                 Some(&f.limits()),
                 "",
             )?;
