@@ -2,7 +2,7 @@
 # The SASS of the kernels one transform builds (NVIDIA's PTX from the program cache, ptxas,
 # cuobjdump), for reading the hot loops and counting instruction classes.
 #   scripts/gpu/sass.sh TAG "PRIME:LOGN:VARIANT:RADIX" ...     (binary: BIN, default .gpu/srgfn)
-# Writes $OUT/TAG.tar: per kernel file the PTX (gzip), the full SASS and ptxas -v; prints
+# Writes $OUT/TAG.tar: per pass-kernel file the PTX and the full SASS (gzip) and ptxas -v; prints
 # registers and the instruction classes of each kernel.
 set -u
 TAG=$1; shift
@@ -22,6 +22,8 @@ for spec in "$@"; do
          /^ +\/\*[0-9a-f]+\*\// && !/NOP/ { n++; op = $2; if (op ~ /^@/) op = $3; sub(/\..*/, "", op); cls[op]++ }
          END { if (k) { printf "%s %d:", k, n; for (c in cls) printf " %s=%d", c, cls[c]; print "" } }' $b.sass
     rm -f $b.cubin; gzip -f $b.ptx
+    # only the pass kernels' files come back (all of them exceed what comes back from the device)
+    grep -q 'Function : dft' $b.sass && gzip -f $b.sass || rm -f $b.sass $b.ptx.gz
   done
 done
 tar cf $OUT/$TAG.tar -C $R .

@@ -147,7 +147,22 @@ pub fn render(a: &ArithSpec) -> String {
     shift_runtime(&mut c, a);
     divmod(&mut c, a);
     super::mul::render(&mut c, a);
+    warp_shuffle(&mut c, a);
     c.out
+}
+
+/// With PTX: `SRGFN_SHFL` and `SRGFN_SHFL_U64(out, v, src)`, out = v of lane
+/// src of the warp (`shfl.sync.idx`, every lane of the warp taking part), and
+/// `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's shared-memory accesses
+/// before it are done before those after it).  Kernels that exchange through
+/// the warp where it exists keep a local-memory path for other platforms.
+fn warp_shuffle(c: &mut C, a: &ArithSpec) {
+    if !a.ptx {
+        return;
+    }
+    c.line("#define SRGFN_SHFL 1");
+    c.line("#define SRGFN_SHFL_U64(out, v, src) asm volatile(\"{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; shfl.sync.idx.b32 lo, lo, %2, 0x1f, 0xffffffff; shfl.sync.idx.b32 hi, hi, %2, 0x1f, 0xffffffff; mov.b64 %0, {lo, hi}; }\" : \"=l\"(out) : \"l\"(v), \"r\"(src))");
+    c.line("#define SRGFN_WARP_SYNC() asm volatile(\"bar.warp.sync 0xffffffff;\" ::: \"memory\")");
 }
 
 /// `srgfn_fold0`/`srgfn_fold1`, and `srgfn_fold0_rolled` for

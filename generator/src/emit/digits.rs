@@ -19,7 +19,10 @@
 //!   of its instructions (H200, v17: k = 32 2^20 4.94 → 4.82 ms, k = 64 2^18
 //!   2.54 → 2.33, k = 128 2^16 2.05 → 1.87).  Two rounds of carries between
 //!   neighbouring coefficients (the top one wraps negated, r^k = −1) leave
-//!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s;
+//!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s.  The
+//!   carries go through local memory, or through the warp (PTX shuffles)
+//!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
+//!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26);
 //! * **butterflies**: one task per butterfly and digit pair (d, d + k/2),
 //!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
@@ -60,6 +63,9 @@ fn twiddle_cols(k: usize) -> usize {
         1
     }
 }
+/// Work-items of an NVIDIA warp: the twiddle phase's carries go through the
+/// warp (PTX shuffles) when an element's work-items fit one (k ≤ 64).
+const WARP: usize = 32;
 /// Words of the twiddle phase's staging per element: X2 (2k words, later the
 /// carries) and the twiddle's k digits.
 fn twiddle_stage_words(k: usize) -> usize {
@@ -252,6 +258,11 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     let cols = twiddle_cols(k);
     assert!(twiddle_stage_words(k) * chunk * cols <= STAGING_WORDS, "a twiddle chunk's staging fits the staging area");
     ctx.insert("tw_stage", &twiddle_stage_words(k));
+    // an element's work-items in the twiddle phase: within one warp (32 work-items on NVIDIA) its
+    // carries can go through the warp where the field header offers shuffles (SRGFN_SHFL)
+    let lanes = k / cols;
+    ctx.insert("tw_lanes", &lanes);
+    ctx.insert("carries_in_warp", &(lanes <= WARP && WARP.is_multiple_of(lanes)));
     ctx.insert("cols", &cols);
     ctx.insert("tw_chunk", &(chunk * cols));
     ctx.insert("elements", &(n * g));
@@ -280,6 +291,25 @@ mod tests {
     use crate::emit::arith::ArithSpec;
     use crate::emit::lazy::LazySpec;
     use crate::emit::{MulForm, Variant};
+
+    /// The twiddle phase's carries go through the warp (PTX shuffles) exactly
+    /// where an element's work-items fit one warp (k ≤ 64 with two columns
+    /// each) and the field header has PTX; elsewhere through local memory.
+    #[test]
+    fn carries_go_through_the_warp_where_an_elements_work_items_share_one() {
+        use crate::emit::{emit_dft, KernelOptions};
+        use crate::rules::Radix;
+        for k in [2usize, 4, 8, 16, 32, 64, 128] {
+            let prime = crate::catalog_prime(k).unwrap();
+            let in_warp = k / twiddle_cols(k) <= WARP;
+            for ptx in [false, true] {
+                let opts = KernelOptions { ptx, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+                let src = emit_dft(prime, max_radix(k), Variant::Digits, &opts).unwrap().source;
+                assert_eq!(src.contains("#define TW_WARP_CARRIES"), in_warp, "k = {k}");
+                assert_eq!(src.contains("#define SRGFN_SHFL "), ptx, "k = {k}");
+            }
+        }
+    }
 
     /// The table of the digits variant holds each entry's suffix sums
     /// T_i = Σ_(m>i) w_m after the entries (checked here as total − prefix,
