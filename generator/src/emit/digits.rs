@@ -361,6 +361,10 @@ mod tests {
                 let digits = (2f64).powi(levels) * (r + k as f64 + 2.0) + 1024.0;
                 let bound = LazySpec::split_bound(spec.levels, spec.level0);
                 assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
+                // the twiddle phase's second split: a digit below r plus a first carry, whose
+                // quotient ⌊(c_i + r T_i) / r⌋ − T_i has |.| ≤ k r (0 ≤ c_i + r T_i ≤ k r²)
+                let twiddle = (k as f64 + 1.0) * r;
+                assert!(twiddle <= bound, "{prime} {mul:?}: twiddle-phase digits up to {twiddle:e}, split bound {bound:e}");
             }
         }
     }
