@@ -375,3 +375,26 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
         assert!(format!("{e:#}").contains("powers of two with radix·p ≤ n"), "n = {n}, p = {p}: {e:#}");
     }
 }
+
+/// A twiddled pass of the digits variant reads the suffix sums right after exactly 2^log_t
+/// entries: a table in another layout or of another length is refused before launch.
+#[test]
+fn a_table_not_laid_out_for_the_variant_is_refused() {
+    let s = session();
+    let prime = catalog_prime(4).unwrap();
+    let fk = FieldKernels::with_mul(&s, prime, Radix::R2, MulForm::Wide64).unwrap();
+    let k = prime.k();
+    let x = fk.upload(&vec![0u64; 64 * k]).unwrap();
+    let y = fk.alloc(64 * k).unwrap();
+    let (entries_only, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
+    let longer = fk.alloc(Variant::Digits.table_words(k, 2 << log_t)).unwrap();
+    for w in [&entries_only, &longer] {
+        let e = fk
+            .pass(Variant::Digits, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), w, 64, 64, 8, log_t, 0, 64 / 8)
+            .expect_err("a table in another layout");
+        assert!(format!("{e:#}").contains("Variant::table_words"), "{e:#}");
+    }
+    let short = fk.alloc(8).unwrap();
+    let e = fk.outer_product(&short, &short, &short, 0, 4, Variant::Digits).expect_err("a table too short for its layout");
+    assert!(format!("{e:#}").contains("Variant::table_words"), "{e:#}");
+}

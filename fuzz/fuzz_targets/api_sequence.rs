@@ -158,9 +158,11 @@ fn run(data: &[u8]) {
                 let split = input.below(4) == 0;
                 let f = fft(session, p, input.below(2), input.below(3), input.below(2), split);
                 let total = ((1usize << log_n) * batch) as u128;
-                // it fits when its vectors split and its twiddle table (N/K elements, never split) fits one buffer
-                let kk = 2 * prime.k() as u128;
-                let table_bytes = if (1u128 << log_n) > kk { (1u128 << log_n) / kk * 8 * prime.k() as u128 } else { 0 };
+                // it fits when its vectors split and its twiddle table (N/K entries laid out for the
+                // variant, never split) fits one buffer
+                let kk = 2 * prime.k();
+                let entries = if (1usize << log_n) > kk { (1usize << log_n) / kk } else { 0 };
+                let table_bytes = 8 * f.variant().table_words(prime.k(), entries) as u128;
                 let splits = srgfn::memory::vector_segments(prime.k(), total, f.max_buffer()).is_some()
                     && table_bytes <= f.max_buffer() as u128;
                 match f.plan(1 << log_n, batch) {

@@ -561,6 +561,6 @@ fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape, varia
         )));
     }
     let table = kernels.alloc(shape.table_words)?;
-    kernels.outer_product(&a, &b, &table, log_c, len as u64, variant.reads_suffix_sums())?;
+    kernels.outer_product(&a, &b, &table, log_c, len as u64, variant)?;
     Ok(table)
 }

@@ -316,13 +316,19 @@ impl FieldKernels {
         count: u64,
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
-        // twiddled passes read 2^log_t entries laid out for the variant
+        // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
+        // after exactly 2^log_t entries, so such a table must have that length
         let words = (log_t < 48).then(|| variant.table_words(self.prime.k(), 1 << log_t));
-        if p > 1 && words.is_none_or(|words| w.len() < words) {
+        let fits = |words: usize| if variant.reads_suffix_sums() { w.len() == words } else { w.len() >= words };
+        if p > 1 && !words.is_some_and(fits) {
             return Err(Error::option(format!(
-                "the twiddle table holds {} words, fewer than the {} variant reads for 2^{log_t} entries (Variant::table_words)",
+                "the twiddle table holds {} words; the {} variant reads {} for 2^{log_t} entries (Variant::table_words)",
                 w.len(),
-                variant.name()
+                variant.name(),
+                words.map_or("more than the device can hold".to_string(), |w| format!(
+                    "{}{w}",
+                    if variant.reads_suffix_sums() { "exactly " } else { "" }
+                ))
             )));
         }
         let (file, _) = self.dft_file(variant, radix)?;
@@ -580,9 +586,22 @@ impl FieldKernels {
     }
 
     /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (A and B digit-major,
-    /// W element-major as the passes read it), then with `suffix` every entry's
-    /// suffix sums (`Variant::table_words`).
-    pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64, suffix: bool) -> Result<()> {
+    /// W element-major as the passes read it), laid out for `variant`: then
+    /// every entry's suffix sums where it reads them (`Variant::table_words`,
+    /// which W must hold).
+    pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64, variant: Variant) -> Result<()> {
+        let words = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(3 * self.prime.k()))
+            .map(|_| variant.table_words(self.prime.k(), n as usize));
+        if words.is_none_or(|words| w.len() < words) {
+            return Err(Error::option(format!(
+                "the twiddle table holds {} words, fewer than the {} variant's layout of {n} entries (Variant::table_words)",
+                w.len(),
+                variant.name()
+            )));
+        }
+        let suffix = variant.reads_suffix_sums();
         self.aux(
             "pointwise.cl",
             "outer_product",

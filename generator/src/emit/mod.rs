@@ -152,6 +152,7 @@ impl Variant {
     /// element-major): the entries, then for [`Variant::reads_suffix_sums`]
     /// T_i = Σ_(m>i) w_m of each entry as (low, high) words at 2·(t·k + i).
     pub fn table_layout(self, k: usize, entries: &[u64]) -> Vec<u64> {
+        assert!(k > 0 && entries.len().is_multiple_of(k), "a table of whole entries of k = {k} words, got {} words", entries.len());
         let mut out = entries.to_vec();
         if self.reads_suffix_sums() {
             for w in entries.chunks(k) {
