@@ -357,16 +357,20 @@ fn local_memory_variants_are_race_free_across_work_groups() {
     }
 }
 
+/// The kernels of k = 4 and an input and output of `len` elements, for
+/// launches refused before they run.
+fn k4_kernels_and_buffers(len: usize) -> (&'static Prime, FieldKernels, ocl::Buffer<u64>, ocl::Buffer<u64>) {
+    let prime = catalog_prime(4).unwrap();
+    let fk = FieldKernels::with_mul(&session(), prime, Radix::R2, MulForm::Wide64).unwrap();
+    let (x, y) = (fk.upload(&vec![0u64; len * prime.k()]).unwrap(), fk.alloc(len * prime.k()).unwrap());
+    (prime, fk, x, y)
+}
+
 /// The kernels map indices with shifts and masks, so a pass whose n or p is
 /// not a power of two (or whose radix·p exceeds n) is refused before launch.
 #[test]
 fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
-    let s = session();
-    let prime = catalog_prime(4).unwrap();
-    let fk = FieldKernels::with_mul(&s, prime, Radix::R2, MulForm::Wide64).unwrap();
-    let k = prime.k();
-    let x = fk.upload(&vec![0u64; 96 * k]).unwrap();
-    let y = fk.alloc(96 * k).unwrap();
+    let (prime, fk, x, y) = k4_kernels_and_buffers(96);
     let (w, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
     for (n, p) in [(96u64, 1u64), (64, 3), (8, 8)] {
         let e = fk
@@ -380,12 +384,8 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
 /// entries: a table in another layout or of another length is refused before launch.
 #[test]
 fn a_table_not_laid_out_for_the_variant_is_refused() {
-    let s = session();
-    let prime = catalog_prime(4).unwrap();
-    let fk = FieldKernels::with_mul(&s, prime, Radix::R2, MulForm::Wide64).unwrap();
+    let (prime, fk, x, y) = k4_kernels_and_buffers(64);
     let k = prime.k();
-    let x = fk.upload(&vec![0u64; 64 * k]).unwrap();
-    let y = fk.alloc(64 * k).unwrap();
     let (entries_only, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
     let longer = fk.alloc(Variant::Digits.table_words(k, 2 << log_t)).unwrap();
     for w in [&entries_only, &longer] {
