@@ -318,7 +318,7 @@ impl FieldKernels {
         pass_shape(n, radix as u64, p)?;
         // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
         // after exactly 2^log_t entries, so such a table must have that length
-        let words = (log_t < 48).then(|| variant.table_words(self.prime.k(), 1 << log_t));
+        let words = 1usize.checked_shl(log_t).and_then(|entries| entries.checked_mul(variant.table_words(self.prime.k(), 1)));
         let fits = |words: usize| if variant.reads_suffix_sums() { w.len() == words } else { w.len() >= words };
         if p > 1 && !words.is_some_and(fits) {
             return Err(Error::option(format!(
@@ -590,10 +590,7 @@ impl FieldKernels {
     /// every entry's suffix sums where it reads them (`Variant::table_words`,
     /// which W must hold).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64, variant: Variant) -> Result<()> {
-        let words = usize::try_from(n)
-            .ok()
-            .and_then(|n| n.checked_mul(3 * self.prime.k()))
-            .map(|_| variant.table_words(self.prime.k(), n as usize));
+        let words = usize::try_from(n).ok().and_then(|entries| entries.checked_mul(variant.table_words(self.prime.k(), 1)));
         if words.is_none_or(|words| w.len() < words) {
             return Err(Error::option(format!(
                 "the twiddle table holds {} words, fewer than the {} variant's layout of {n} entries (Variant::table_words)",
