@@ -250,11 +250,14 @@ impl PlanShape {
 
     /// Bytes one forward transform moves through device memory: each launch
     /// reads and writes the data once, and each twiddled pass reads its
-    /// twiddles (at most one table element per element).
+    /// twiddles (at most one table entry per element, in the layout of
+    /// [`PlanShape::with_table_for`]: k words, 3k with suffix sums).
     pub fn bytes_moved(&self) -> u64 {
         let data = (self.n * self.batch * self.k * 8) as u64;
+        let entry_words = self.table_words.checked_div(self.table_len).unwrap_or(self.k);
+        let twiddles = (self.n * self.batch * entry_words * 8) as u64;
         let twiddled = self.passes.iter().filter(|p| p.p > 1).count() as u64;
-        2 * data * self.launches().len() as u64 + twiddled * data
+        2 * data * self.launches().len() as u64 + twiddled * twiddles
     }
 
     /// Runs the plan on the host with BigUint arithmetic (a naive DFT_R per
@@ -316,5 +319,28 @@ impl PlanShape {
             self.bytes_moved() as f64 / (1 << 20) as f64
         ));
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::Variant;
+
+    /// A twiddled pass reads one table entry per element in the variant's
+    /// layout: the digits variant's entries carry 2k words of suffix sums more.
+    #[test]
+    fn bytes_moved_counts_the_table_entries_of_the_variant() {
+        let prime = crate::catalog_prime(32).unwrap();
+        for log_n in [6, 12, 20] {
+            let shape = PlanShape::new(prime, log_n, 2).unwrap();
+            let twiddled = shape.passes.iter().filter(|p| p.p > 1).count() as u64;
+            assert_eq!(twiddled == 0, log_n == 6, "N = K has no twiddled pass");
+            let (elements, launches) = ((shape.n * 2) as u64, shape.launches().len() as u64);
+            let local = shape.clone().with_table_for(Variant::Local).bytes_moved();
+            let digits = shape.with_table_for(Variant::Digits).bytes_moved();
+            assert_eq!(local, (2 * launches + twiddled) * elements * 32 * 8, "log_n = {log_n}");
+            assert_eq!(digits - local, twiddled * elements * 2 * 32 * 8, "log_n = {log_n}");
+        }
     }
 }
