@@ -334,7 +334,7 @@ impl FieldKernels {
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
-        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant == Variant::Workgroup);
+        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant);
         self.launch(&file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift], count))
     }
 

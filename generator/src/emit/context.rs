@@ -66,7 +66,7 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments
         .collect();
     let mut c = Context::new();
     c.insert("name", name);
-    let sig = super::sig::pass(name, variant == Variant::Workgroup);
+    let sig = super::sig::pass(name, variant);
     c.insert("params", &sig.c_params_for(segments));
     c.insert("prologue", &sig.prologue(segments));
     c.insert("size", &prog.size);

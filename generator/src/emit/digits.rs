@@ -71,22 +71,46 @@ const WARP: usize = 32;
 fn twiddle_stage_words(k: usize) -> usize {
     3 * k
 }
-/// Words of the staging area of a kernel with twiddles: the twiddle phase's
-/// (3k per element, E = cols·threads/k elements at a time: 6·threads at
-/// most); the store phase's two carry arrays and dirty flags.  Shapes are
-/// sized for it; the kernel of p = 1 (no twiddles) declares only
-/// [`STAGING_WORDS_FIRST`], so that more of its work-groups fit an SM (H200,
-/// v17: k = 64's radix-64 first pass 0.29 → 0.36 ms with the larger area).
+/// Elements of a round of the store phase (one work-item per digit), and of
+/// the twiddle phase per column of a work-item.
+fn chunk(k: usize) -> usize {
+    DIGITS_THREADS / k
+}
+/// Words the shapes reserve for a kernel's staging area: the most any
+/// kernel declares ([`staging_words`]; 6·threads, the twiddle phase's at
+/// k ≥ 32).
 const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
-/// Words of the staging area of the kernel of p = 1: the store phase's.
-const STAGING_WORDS_FIRST: usize = 4 * DIGITS_THREADS;
 
-/// Words of a kernel's staging area.
-fn staging_words(twiddled: bool) -> usize {
-    if twiddled {
-        STAGING_WORDS
+/// Words of the staging area a kernel declares: the store phase's two carry
+/// arrays (a word per work-item each) and a dirty flag (int) per element,
+/// and in a kernel with twiddles the twiddle phase's 3k words per element
+/// for E = cols·threads/k elements at a time.  A kernel declares no more than
+/// it uses, so that more of its work-groups fit an SM (H200, v17: k = 64's
+/// radix-64 first pass 0.29 → 0.36 ms with the twiddled kernels' area).
+pub fn staging_words(k: usize, elements: usize, twiddled: bool) -> usize {
+    let store = 2 * chunk(k) * k + elements.div_ceil(2);
+    let twiddle = if twiddled { twiddle_stage_words(k) * chunk(k) * twiddle_cols(k) } else { 0 };
+    store.max(twiddle)
+}
+
+/// How the twiddle phase's carries travel between an element's work-items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryPath {
+    /// Through the warp by PTX shuffles (NVIDIA), where an element's
+    /// work-items share one (k ≤ 64): no local memory, four barriers a round
+    /// fewer (H200, v17b: k = 32 2^20 4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).
+    Warp,
+    /// Through local memory, a barrier before and after each exchange.
+    LocalMemory,
+}
+
+/// The carry path of the twiddle phase for k digits, with or without PTX.
+pub fn carry_path(k: usize, ptx: bool) -> CarryPath {
+    let lanes = k / twiddle_cols(k);
+    if ptx && lanes <= WARP && WARP.is_multiple_of(lanes) {
+        CarryPath::Warp
     } else {
-        STAGING_WORDS_FIRST
+        CarryPath::LocalMemory
     }
 }
 
@@ -115,8 +139,8 @@ impl DigitsShape {
         let by_work = (DIGITS_PER_GROUP / (n * k)).max(1);
         Some(DigitsShape { groups: by_memory.min(by_work), threads: DIGITS_THREADS })
     }
-    /// Local memory of one work-group of the kernel with twiddles (bytes; the
-    /// kernel of p = 1 needs less).
+    /// Local memory of one work-group (bytes): the blocks and the staging
+    /// area the shapes reserve (kernels declare at most that, [`staging_words`]).
     pub fn bytes(&self, k: usize, n: usize) -> usize {
         self.groups * n * k * 9 + STAGING_WORDS * 8
     }
@@ -241,8 +265,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     let n = program.size;
     let shape = shape_for(k, n)?;
     let g = shape.groups;
-    let chunk = DIGITS_THREADS / k;
-    assert!((n * g).is_multiple_of(chunk * twiddle_cols(k)) || chunk * twiddle_cols(k) > n * g, "twiddle chunks tile the elements");
+    let tw_chunk = chunk(k) * twiddle_cols(k);
+    assert!((n * g).is_multiple_of(tw_chunk) || tw_chunk > n * g, "twiddle chunks tile the elements");
     let stages: Vec<StageCtx> = program
         .stages
         .iter()
@@ -254,34 +278,36 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
         .collect();
     ctx.insert("groups", &g);
     ctx.insert("threads", &shape.threads);
-    ctx.insert("chunk", &chunk);
+    ctx.insert("chunk", &chunk(k));
     let cols = twiddle_cols(k);
-    assert!(twiddle_stage_words(k) * chunk * cols <= STAGING_WORDS, "a twiddle chunk's staging fits the staging area");
     ctx.insert("tw_stage", &twiddle_stage_words(k));
-    // an element's work-items in the twiddle phase: within one warp (32 work-items on NVIDIA) its
-    // carries can go through the warp where the field header offers shuffles (SRGFN_SHFL)
-    let lanes = k / cols;
-    ctx.insert("tw_lanes", &lanes);
-    ctx.insert("carries_in_warp", &(lanes <= WARP && WARP.is_multiple_of(lanes)));
+    // an element's work-items in the twiddle phase (within one warp where the carries take it)
+    ctx.insert("tw_lanes", &(k / cols));
     ctx.insert("cols", &cols);
-    ctx.insert("tw_chunk", &(chunk * cols));
+    ctx.insert("tw_chunk", &(chunk(k) * cols));
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
     // digit tasks of consecutive work-items read consecutive words: no padding rows
     ctx.insert("slot_stride", &k);
     ctx.insert("lmem_words", &(g * n * k));
-    ctx.insert("lmem_bytes", &shape.bytes(k, n));
-    ctx.insert("lmem_bytes_first", &(shape.bytes(k, n) - (STAGING_WORDS - STAGING_WORDS_FIRST) * 8));
-    ctx.insert("staging_words", &staging_words(true));
-    ctx.insert("staging_words_first", &staging_words(false));
-    // the store phase's staging: two carry arrays of chunk·k = threads words, then a dirty flag
-    // (int) per element
-    let (cq1, flags) = (chunk * k, 2 * chunk * k);
-    assert!(flags + (n * g).div_ceil(2) <= STAGING_WORDS_FIRST, "the store phase's carries and flags fit either staging area");
-    ctx.insert("store_cq1", &cq1);
-    ctx.insert("store_flags", &flags);
+    // the store phase's staging: two carry arrays of chunk·k = threads words, then the dirty flags
+    ctx.insert("store_cq1", &(chunk(k) * k));
+    ctx.insert("store_flags", &(2 * chunk(k) * k));
     ctx.insert("digit_stages", &stages);
     ctx.insert("tw_order", &twiddle_order(n));
+    Ok(())
+}
+
+/// What differs between the two kernels of a digits file: the staging area
+/// (the kernel of p = 1 has no twiddle phase) and the carry path of the
+/// twiddle phase.
+pub fn kernel_context(k: usize, n: usize, twiddled: bool, ptx: bool, ctx: &mut tera::Context) -> Result<(), EmitError> {
+    let shape = shape_for(k, n)?;
+    let words = staging_words(k, n * shape.groups, twiddled);
+    assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
+    ctx.insert("staging_words", &words);
+    ctx.insert("lmem_bytes", &(shape.groups * n * k * 9 + words * 8));
+    ctx.insert("warp_carries", &(twiddled && carry_path(k, ptx) == CarryPath::Warp));
     Ok(())
 }
 
@@ -295,18 +321,27 @@ mod tests {
     /// The twiddle phase's carries go through the warp (PTX shuffles) exactly
     /// where an element's work-items fit one warp (k ≤ 64 with two columns
     /// each) and the field header has PTX; elsewhere through local memory.
+    /// Each kernel declares the staging area it uses, the twiddled one's the
+    /// larger, both within what the shape reserves.
     #[test]
     fn carries_go_through_the_warp_where_an_elements_work_items_share_one() {
         use crate::emit::{emit_dft, KernelOptions};
         use crate::rules::Radix;
         for k in [2usize, 4, 8, 16, 32, 64, 128] {
             let prime = crate::catalog_prime(k).unwrap();
-            let in_warp = k / twiddle_cols(k) <= WARP;
             for ptx in [false, true] {
+                let warp = ptx && k <= 64;
+                assert_eq!(carry_path(k, ptx) == CarryPath::Warp, warp, "k = {k}, ptx {ptx}");
                 let opts = KernelOptions { ptx, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
                 let src = emit_dft(prime, max_radix(k), Variant::Digits, &opts).unwrap().source;
-                assert_eq!(src.contains("#define TW_WARP_CARRIES"), in_warp, "k = {k}");
-                assert_eq!(src.contains("#define SRGFN_SHFL "), ptx, "k = {k}");
+                assert_eq!(src.matches("SRGFN_SHFL_U64(cl[0]").count(), warp as usize, "k = {k}, ptx {ptx}");
+                assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
+                assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
+            }
+            for n in [2, max_radix(k)] {
+                let s = DigitsShape::of(k, n).unwrap();
+                let (tw, first) = (staging_words(k, n * s.groups, true), staging_words(k, n * s.groups, false));
+                assert!(first <= tw && tw <= STAGING_WORDS, "k = {k}, n = {n}: {first}, {tw}");
             }
         }
     }

@@ -406,8 +406,9 @@ pub fn dft_kernel(
     program: &Program,
     variant: Variant,
     header: &str,
-    segments: u32,
+    opts: &KernelOptions,
 ) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
+    let segments = opts.segments;
     let name = dft_name(program, variant);
     if variant == Variant::Local && LocalShape::of(prime.k(), program).bytes(program.size) > LOCAL_MAX_BYTES {
         return Err(EmitError::Unsupported(format!(
@@ -444,8 +445,11 @@ pub fn dft_kernel(
     for (kname, twiddled) in kernels {
         let mut ctx = context::dft(prime, program, &kname, variant, segments)?;
         ctx.insert("twiddled", &twiddled);
+        if variant == Variant::Digits {
+            digits::kernel_context(prime.k(), program.size, twiddled, opts.ptx, &mut ctx)?;
+        }
         src.push_str(&render(tpl, &ctx)?);
-        let sig = sig::pass(&kname, variant == Variant::Workgroup);
+        let sig = sig::pass(&kname, variant);
         entries.push(KernelEntry {
             name: kname,
             file: format!("{name}.cl"),
@@ -470,7 +474,7 @@ pub fn dft_kernel(
 pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, opts.segments)?.0)
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, opts)?.0)
 }
 
 /// The micro-benchmark kernels of the field arithmetic (`mb_mul`, `mb_core`,
@@ -528,9 +532,9 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     for variant in variants_for(prime) {
         let (file, entries) = if variant == Variant::Digits && program.size > max {
             let largest = Program::unroll_size(prime.k(), max, opts.radix).map_err(EmitError::Unsupported)?;
-            dft_kernel(prime, &largest, variant, &header, opts.segments)?
+            dft_kernel(prime, &largest, variant, &header, opts)?
         } else {
-            dft_kernel(prime, &program, variant, &header, opts.segments)?
+            dft_kernel(prime, &program, variant, &header, opts)?
         };
         files.push(file);
         kernels.extend(entries);

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::Variant;
+
 /// The C type of a kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -154,13 +156,22 @@ impl KernelSig {
 
 use ParamType::*;
 
-/// A Stockham kernel's parameters: X → Y with twiddles from W, then its
-/// twiddle shifts and its count (of blocks).
-fn stockham(name: &str, x: Param, shifts: &[Param], count: Param) -> KernelSig {
+/// The twiddle table as the passes of `variant` read it (`Variant::table_layout`).
+fn table_doc(variant: Variant) -> &'static str {
+    if variant.reads_suffix_sums() {
+        "twiddle table: digit d of w^t (t < 2^log_t, w^(2^log_t) = r) at W[t k + d], then the suffix sums T_i = sum_(m > i) of digit m of entry t as (low, high) words at W[2^log_t k + 2 (t k + i)]"
+    } else {
+        "twiddle table: digit d of w^t (t < 2^log_t, w^(2^log_t) = r) at W[t k + d]"
+    }
+}
+
+/// A Stockham kernel's parameters: X → Y with twiddles from W (laid out for
+/// `variant`), then its twiddle shifts and its count (of blocks).
+fn stockham(name: &str, variant: Variant, x: Param, shifts: &[Param], count: Param) -> KernelSig {
     let mut params = vec![
         x,
         p("Y", Out, "output, Y != X"),
-        p("W", Twiddles, "twiddle table W[t] = w^t, t < 2^log_t, w^(2^log_t) = r (element-major; Variant::table_words)"),
+        p("W", Twiddles, table_doc(variant)),
         p("plane", ULong, "digit plane stride of X and Y (elements; of each segment when split)"),
         p("n", ULong, "vector length"),
         p("p", ULong, "length of the sub-transforms already done"),
@@ -174,9 +185,12 @@ fn stockham(name: &str, x: Param, shifts: &[Param], count: Param) -> KernelSig {
 }
 
 /// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
-pub fn pass(name: &str, x_inout: bool) -> KernelSig {
+/// The workgroup variant's passes use X as scratch.
+pub fn pass(name: &str, variant: Variant) -> KernelSig {
+    let x_inout = variant == Variant::Workgroup;
     stockham(
         name,
+        variant,
         p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
         &[p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)")],
         p("count", ULong, "blocks (DFTs) = elements / R"),
@@ -187,6 +201,7 @@ pub fn pass(name: &str, x_inout: bool) -> KernelSig {
 pub fn fused_pass(name: &str) -> KernelSig {
     stockham(
         name,
+        Variant::Local,
         p("X", In, "input"),
         &[
             p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
