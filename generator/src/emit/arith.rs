@@ -151,11 +151,12 @@ pub fn render(a: &ArithSpec) -> String {
     c.out
 }
 
-/// With PTX: `SRGFN_SHFL` and `SRGFN_SHFL_U64(out, v, src)`, out = v of lane
-/// src of the warp (`shfl.sync.idx`, every lane of the warp taking part), and
-/// `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's shared-memory accesses
-/// before it are done before those after it).  Kernels that exchange through
-/// the warp where it exists keep a local-memory path for other platforms.
+/// With PTX: `SRGFN_SHFL` (the marker that a kernel emitted for the warp
+/// path checks, `emit::digits::CarryPath`) and `SRGFN_SHFL_U64(out, v, src)`,
+/// out = v of lane src of the warp (`shfl.sync.idx`, every lane of the warp
+/// taking part), and `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's
+/// shared-memory accesses before it are done before those after it).  Without
+/// PTX the generator emits the local-memory path instead.
 fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     if !a.ptx {
         return;

@@ -114,6 +114,12 @@ pub fn carry_path(k: usize, ptx: bool) -> CarryPath {
     }
 }
 
+/// Bytes of one block in local memory: n slots of k lazy digits (a low word
+/// in `SL`, a high byte in `SH`).
+fn block_bytes(k: usize, n: usize) -> usize {
+    n * k * 9
+}
+
 /// The work-group shape of the digits variant of DFT_n for k digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DigitsShape {
@@ -130,7 +136,7 @@ impl DigitsShape {
         if n > MAX_BLOCK {
             return None;
         }
-        let block = n * k * 9;
+        let block = block_bytes(k, n);
         let free = LOCAL_MAX_BYTES.checked_sub(STAGING_WORDS * 8)?;
         if block > free || k > DIGITS_THREADS {
             return None;
@@ -142,7 +148,7 @@ impl DigitsShape {
     /// Local memory of one work-group (bytes): the blocks and the staging
     /// area the shapes reserve (kernels declare at most that, [`staging_words`]).
     pub fn bytes(&self, k: usize, n: usize) -> usize {
-        self.groups * n * k * 9 + STAGING_WORDS * 8
+        self.groups * block_bytes(k, n) + STAGING_WORDS * 8
     }
 }
 
@@ -306,7 +312,7 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, ptx: bool, ctx: &mut t
     let words = staging_words(k, n * shape.groups, twiddled);
     assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
     ctx.insert("staging_words", &words);
-    ctx.insert("lmem_bytes", &(shape.groups * n * k * 9 + words * 8));
+    ctx.insert("lmem_bytes", &(shape.groups * block_bytes(k, n) + words * 8));
     ctx.insert("warp_carries", &(twiddled && carry_path(k, ptx) == CarryPath::Warp));
     Ok(())
 }
@@ -335,6 +341,10 @@ mod tests {
                 let opts = KernelOptions { ptx, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
                 let src = emit_dft(prime, max_radix(k), Variant::Digits, &opts).unwrap().source;
                 assert_eq!(src.matches("SRGFN_SHFL_U64(cl[0]").count(), warp as usize, "k = {k}, ptx {ptx}");
+                // a warp-path kernel refuses to build under a header without the shuffles
+                let guard = src.find("#ifndef SRGFN_SHFL\n#error");
+                assert_eq!(guard.is_some(), warp, "k = {k}, ptx {ptx}");
+                assert!(guard.is_none_or(|g| g < src.find("SRGFN_SHFL_U64(cl[0]").unwrap()), "k = {k}: the guard comes first");
                 assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
             }
