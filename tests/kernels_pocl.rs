@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 use rand::Rng;
 use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, SessionInternals as _};
 use srgfn::{Error, Session};
-use srgfn_gen::emit::{digits, MulForm, Variant};
+use srgfn_gen::emit::{digits, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::{Pass, PlanShape};
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
@@ -93,6 +93,11 @@ fn wrong(got: &[Digits], want: &[Digits]) -> Vec<usize> {
 /// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
 /// on `vecs` vectors, every variant, against [`host_passes`].
 fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize, vecs: usize) {
+    check_pass_of(fk, prime, &fk.variants(), radix, n, p, vecs)
+}
+
+/// [`check_pass`] for some variants.
+fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: usize, n: usize, p: usize, vecs: usize) {
     let k = prime.k();
     let total = n * vecs;
     let x = inputs(&Field::new(prime), total, (radix * 31 + n * 7 + p) as u64);
@@ -100,7 +105,7 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
     let want = host_passes(prime, &x, n, vecs, &[pass]);
     // the runtime's exponent unit (ω_n = r^(K/n) when n ≤ K)
     let tw_shift = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap().twiddle_shift(&pass);
-    for variant in fk.variants() {
+    for &variant in variants {
         if variant == Variant::Digits && radix > digits::max_radix(k) {
             continue; // plans never ask the digits variant for blocks beyond local memory
         }
@@ -309,6 +314,27 @@ fn kernels_for_k64_and_k128_match_the_host() {
             check_pass(&fk, prime, m, 2 * m * m, 2 * m, 1);
             check_pass(&fk, prime, 4, 4 * m, m, 1);
         }
+    }
+}
+
+/// The digits variant's carries through the warp (shuffles, on NVIDIA with
+/// PTX) with the shuffles emulated through local memory
+/// (`KernelOptions::warp_emulation`), so that its lane maps and the negated
+/// wrap of column k − 1 are checked here too: twiddled passes of the primes
+/// whose element's work-items fit a warp.
+#[test]
+fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
+    let s = session();
+    for k in [8usize, 32, 64] {
+        assert_eq!(digits::carry_path(k, true), digits::CarryPath::Warp, "k = {k}");
+        let prime = catalog_prime(k).unwrap();
+        let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let fk = FieldKernels::with_options(&s, prime, opts).unwrap();
+        let (kk, m) = (prime.base_size(), digits::max_radix(k));
+        let only = [Variant::Digits];
+        check_pass_of(&fk, prime, &only, m, 2 * m * m, 2 * m, 1);
+        check_pass_of(&fk, prime, &only, 4, 4 * m, m, 2);
+        check_pass_of(&fk, prime, &only, 2, 2 * kk, kk, 1);
     }
 }
 

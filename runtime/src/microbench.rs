@@ -93,13 +93,13 @@ pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) 
             Some(m) => m,
             None => default_mul(session, prime)?,
         };
-        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1 }]);
+        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1, warp_emulation: false }]);
     }
     let mut v = Vec::new();
     for mul in MulForm::ALL {
-        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1 });
+        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1, warp_emulation: false });
         if ptx {
-            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1 });
+            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1, warp_emulation: false });
         }
     }
     Ok(v)

@@ -39,7 +39,7 @@
 use serde::Serialize;
 
 use super::table::{require_no_output_shifts, StageCtx};
-use super::{EmitError, LOCAL_MAX_BYTES};
+use super::{EmitError, KernelOptions, LOCAL_MAX_BYTES};
 use crate::unroll::Program;
 
 /// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
@@ -104,10 +104,12 @@ pub enum CarryPath {
     LocalMemory,
 }
 
-/// The carry path of the twiddle phase for k digits, with or without PTX.
-pub fn carry_path(k: usize, ptx: bool) -> CarryPath {
+/// The carry path of the twiddle phase for k digits, where the platform has
+/// warp shuffles (PTX, or their emulation: `KernelOptions::warp_emulation`)
+/// or not.
+pub fn carry_path(k: usize, shuffles: bool) -> CarryPath {
     let lanes = k / twiddle_cols(k);
-    if ptx && lanes <= WARP && WARP.is_multiple_of(lanes) {
+    if shuffles && lanes <= WARP && WARP.is_multiple_of(lanes) {
         CarryPath::Warp
     } else {
         CarryPath::LocalMemory
@@ -306,14 +308,20 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
 
 /// What differs between the two kernels of a digits file: the staging area
 /// (the kernel of p = 1 has no twiddle phase) and the carry path of the
-/// twiddle phase.
-pub fn kernel_context(k: usize, n: usize, twiddled: bool, ptx: bool, ctx: &mut tera::Context) -> Result<(), EmitError> {
+/// twiddle phase, with the shuffles of the field header (PTX) or emulated in
+/// the kernel (`KernelOptions::warp_emulation`, a local-memory array of a
+/// word per work-item).
+pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) -> Result<(), EmitError> {
     let shape = shape_for(k, n)?;
     let words = staging_words(k, n * shape.groups, twiddled);
     assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
+    let warp = twiddled && carry_path(k, opts.ptx || opts.warp_emulation) == CarryPath::Warp;
+    let emulated = warp && !opts.ptx;
     ctx.insert("staging_words", &words);
-    ctx.insert("lmem_bytes", &(shape.groups * block_bytes(k, n) + words * 8));
-    ctx.insert("warp_carries", &(twiddled && carry_path(k, ptx) == CarryPath::Warp));
+    let scratch = if emulated { DIGITS_THREADS * 8 } else { 0 };
+    ctx.insert("lmem_bytes", &(shape.groups * block_bytes(k, n) + words * 8 + scratch));
+    ctx.insert("warp_carries", &warp);
+    ctx.insert("warp_emulated", &emulated);
     Ok(())
 }
 
@@ -347,6 +355,12 @@ mod tests {
                 assert!(guard.is_none_or(|g| g < src.find("SRGFN_SHFL_U64(cl[0]").unwrap()), "k = {k}: the guard comes first");
                 assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
+                // without PTX the warp path can be emitted with its shuffles emulated (tests on PoCL)
+                let emulated = KernelOptions { warp_emulation: true, ..opts };
+                let esrc = emit_dft(prime, max_radix(k), Variant::Digits, &emulated).unwrap().source;
+                assert_eq!(esrc.matches("SRGFN_SHFL_U64(cl[0]").count(), (k <= 64) as usize, "k = {k}, ptx {ptx}, emulated");
+                assert_eq!(esrc.contains("__local ulong SHFL_X["), k <= 64 && !ptx, "k = {k}, ptx {ptx}, emulated");
+                assert_eq!(esrc.contains("#define SRGFN_SHFL_U64"), k <= 64 || ptx, "k = {k}, ptx {ptx}, emulated");
             }
             for n in [2, max_radix(k)] {
                 let s = DigitsShape::of(k, n).unwrap();

@@ -242,12 +242,18 @@ pub struct KernelOptions {
     /// passes and `reverse_scale` then take every segment of a vector;
     /// element-wise kernels are launched once per segment.
     pub segments: u32,
+    /// Without PTX, emit the paths that exchange through the warp anyway,
+    /// with the shuffles emulated through local memory and barriers
+    /// (`emit::digits::CarryPath`): for testing those paths on devices without
+    /// PTX (PoCL in CI).  The runtime's plans never set it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub warp_emulation: bool,
 }
 
 impl KernelOptions {
     /// Options without PTX, vectors whole.
     pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
-        KernelOptions { radix, mul, ptx: false, segments: 1 }
+        KernelOptions { radix, mul, ptx: false, segments: 1, warp_emulation: false }
     }
 }
 
@@ -446,7 +452,7 @@ pub fn dft_kernel(
         let mut ctx = context::dft(prime, program, &kname, variant, segments)?;
         ctx.insert("twiddled", &twiddled);
         if variant == Variant::Digits {
-            digits::kernel_context(prime.k(), program.size, twiddled, opts.ptx, &mut ctx)?;
+            digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }
         src.push_str(&render(tpl, &ctx)?);
         let sig = sig::pass(&kname, variant);
