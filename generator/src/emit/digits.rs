@@ -96,9 +96,10 @@ pub fn staging_words(k: usize, elements: usize, twiddled: bool) -> usize {
 /// How the twiddle phase's carries travel between an element's work-items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CarryPath {
-    /// Through the warp by PTX shuffles (NVIDIA), where an element's
-    /// work-items share one (k ≤ 64): no local memory, four barriers a round
-    /// fewer (H200, v17b: k = 32 2^20 4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).
+    /// Through the warp by shuffles (PTX on NVIDIA; emulated for tests
+    /// elsewhere), where an element's work-items share one (k ≤ 64): no local
+    /// memory, four barriers a round fewer (H200, v17b: k = 32 2^20 4.82 →
+    /// 4.62 ms, k = 64 2^18 2.33 → 2.26).
     Warp,
     /// Through local memory, a barrier before and after each exchange.
     LocalMemory,
@@ -292,7 +293,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     // an element's work-items in the twiddle phase (within one warp where the carries take it)
     ctx.insert("tw_lanes", &(k / cols));
     ctx.insert("cols", &cols);
-    ctx.insert("tw_chunk", &(chunk(k) * cols));
+    ctx.insert("tw_chunk", &tw_chunk);
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
     // digit tasks of consecutive work-items read consecutive words: no padding rows
