@@ -318,7 +318,7 @@ impl FieldKernels {
         pass_shape(n, radix as u64, p)?;
         // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
         // after exactly 2^log_t entries, so such a table must have that length
-        let words = 1usize.checked_shl(log_t).and_then(|entries| entries.checked_mul(variant.table_words(self.prime.k(), 1)));
+        let words = self.table_words(variant, 1u64.checked_shl(log_t).unwrap_or(u64::MAX));
         let fits = |words: usize| if variant.reads_suffix_sums() { w.len() == words } else { w.len() >= words };
         if p > 1 && !words.is_some_and(fits) {
             return Err(Error::option(format!(
@@ -585,13 +585,18 @@ impl FieldKernels {
         )
     }
 
+    /// Words of a twiddle table of `entries` entries laid out for `variant`
+    /// (`Variant::table_words`), or None beyond the host's addresses.
+    fn table_words(&self, variant: Variant, entries: u64) -> Option<usize> {
+        usize::try_from(entries).ok()?.checked_mul(variant.table_words(self.prime.k(), 1))
+    }
+
     /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (A and B digit-major,
     /// W element-major as the passes read it), laid out for `variant`: then
     /// every entry's suffix sums where it reads them (`Variant::table_words`,
     /// which W must hold).
     pub fn outer_product(&self, a: &Buffer<u64>, b: &Buffer<u64>, w: &Buffer<u64>, log_c: u32, n: u64, variant: Variant) -> Result<()> {
-        let words = usize::try_from(n).ok().and_then(|entries| entries.checked_mul(variant.table_words(self.prime.k(), 1)));
-        if words.is_none_or(|words| w.len() < words) {
+        if self.table_words(variant, n).is_none_or(|words| w.len() < words) {
             return Err(Error::option(format!(
                 "the twiddle table holds {} words, fewer than the {} variant's layout of {n} entries (Variant::table_words)",
                 w.len(),
