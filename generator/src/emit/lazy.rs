@@ -13,6 +13,7 @@
 //! and the last one folds back at digit 0.
 
 use super::arith::{each_in, ArithSpec, Loops, C};
+use super::fastnorm::FastNorm;
 
 /// The power of two 2^e nearest to r, and δ = r − 2^e.
 pub fn nearest_power(r: u64) -> (u32, i128) {
@@ -266,16 +267,25 @@ pub fn render_norm(a: &ArithSpec) -> String {
     }
     c.close("}");
     c.line("");
-    // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`)
+    // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`); with the
+    // fast path (fastnorm.rs) the straight-line exact form is srgfn_norm_exact
+    let fast = FastNorm::of(&l);
     for loops in [Loops::ByK, Loops::Rolled] {
-        let sfx = loops.suffix();
+        let sfx = match (loops, &fast) {
+            (Loops::ByK, Some(_)) => "_exact",
+            _ => loops.suffix(),
+        };
         c.open(format!("static inline void srgfn_norm{sfx}(digit_t *z, const ulong *lo, const int *hi) {{"));
         c.line("long cy = 0;");
         let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = srgfn_split_lazy(&cy, vl, vh); }";
         each_in(&mut c, a, loops, 0, l.k, &|i| digit.replace("[I]", &format!("[{i}]")));
-        c.line(format!("srgfn_fold0{sfx}(z, -cy);"));
+        c.line(format!("srgfn_fold0{}(z, -cy);", loops.suffix()));
         c.close("}");
         c.line("");
+    }
+    if let Some(f) = fast {
+        f.render_macros(&mut c, a.ptx);
+        f.render_norm(&mut c, a);
     }
     out.push_str(&c.out);
     out.push('\n');

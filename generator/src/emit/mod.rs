@@ -8,6 +8,7 @@ mod auxiliary;
 mod context;
 mod defaults;
 pub mod digits;
+pub mod fastnorm;
 pub mod fused;
 pub mod lazy;
 pub mod local;

@@ -12,7 +12,8 @@ use num_bigint::{BigInt, BigUint};
 use rand::{Rng, SeedableRng};
 
 use super::arith::{ArithSpec, C};
-use super::lazy::render_ops;
+use super::fastnorm::FastNorm;
+use super::lazy::{render_ops, LazySpec};
 use super::mul::{accumulator, add_carry};
 use super::MulForm;
 use crate::prime::Prime;
@@ -157,7 +158,13 @@ fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
                 };
                 (r as u64, op.contains(".cc").then_some(out as u64))
             }
-            "shr.s32" => (((v(1) as u32 as i32) >> v(2)) as u32 as u64, None),
+            "shr.s32" => (((v(1) as u32 as i32) >> v(2).min(31)) as u32 as u64, None),
+            "shl.b32" => ((v(1) << v(2).min(32)) & 0xffff_ffff, None),
+            "and.b32" => (v(1) & v(2), None),
+            "or.b32" => (v(1) | v(2), None),
+            "not.b32" => (!v(1) & 0xffff_ffff, None),
+            // the low word of hi:lo >> n (n < 32)
+            "shf.r.clamp.b32" => ((((v(2) << 32) | v(1)) >> v(3).min(32)) & 0xffff_ffff, None),
             _ => panic!("the model does not know `{stmt}`"),
         };
         if let Some(c) = carry {
@@ -310,5 +317,77 @@ fn emitted_ptx_carry_into_a_coefficient_is_192_bit() {
         let signed_carry = BigInt::from(carry[0]) + (BigInt::from(carry[1] as i64) << 64);
         let want = ((words(v) + signed_carry) % &modulus + &modulus) % &modulus;
         assert_eq!(v_words(&env), want, "v = {v:?}, carry = {carry:?}");
+    }
+}
+
+/// The fast normalisation's PTX step (`SRGFN_NORM_STEP`) and wrap
+/// (`SRGFN_NORM_WRAP`) against the exact split: the quotient is always
+/// ⌊v / 2^e⌋, and a digit that does not raise `bad` is v − q r in [0, r).
+#[test]
+fn emitted_ptx_fast_normalisation_steps_are_exact_or_flagged() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(19);
+    // the catalog primes it serves, and the other shapes of r: delta < 0 below 2^64, u < 32
+    let radices: [(usize, u64); 6] = [
+        (4, u64::MAX - (1 << 50) + 1),
+        (8, (1 << 63) + (1 << 34)),
+        (16, (1 << 62) + (1 << 36)),
+        (4, (1 << 63) - (1 << 40)),
+        (4, (1 << 62) + (1 << 20)),
+        (8, u64::MAX - (1 << 32) + 1),
+    ];
+    for (k, r) in radices {
+        let text = format!("k = {k}, r = {r:#x}");
+        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let l = LazySpec::of(&a);
+        let f = FastNorm::of(&l).unwrap_or_else(|| panic!("{text} takes the fast path"));
+        let mut c = C::new();
+        f.render_macros(&mut c, true);
+        let (step, wrap) = (parse_asm(&macro_text(&c.out, "SRGFN_NORM_STEP")), parse_asm(&macro_text(&c.out, "SRGFN_NORM_WRAP")));
+        let (r, two_e) = (BigInt::from(l.r), BigInt::from(1) << f.e);
+        let bound = LazySpec::split_bound(l.levels, l.level0) as i128;
+        let (mut flagged, total) = (0, 4000);
+        for i in 0..total {
+            // a lazy digit (h, l) and a carry q, |h 2^64 + l| + |q| within the bound
+            let edges = [0i128, 1, -1, l.r as i128, l.r as i128 - 1, -(l.r as i128), bound - 1024, 1024 - bound];
+            let v: i128 = if i < 8 { edges[i] } else { rng.gen_range(-(bound - 1024)..=bound - 1024) };
+            let q: i32 = if i % 3 == 0 { 0 } else { rng.gen_range(-1000..=1000) };
+            let (lo, hi) = (v as u64, (v >> 64) as i32);
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (k, x) in [("l", lo), ("h", hi as u32 as u64), ("q", q as u32 as u64), ("bad", 0)] {
+                env.insert(k.into(), x);
+            }
+            run(&step, &mut env);
+            let total_v = BigInt::from(v) + BigInt::from(q);
+            let qq = BigInt::from(env["q"] as u32 as i32);
+            let floor = {
+                let (d, m) = (&total_v / &two_e, &total_v % &two_e);
+                if m < BigInt::from(0) {
+                    d - 1
+                } else {
+                    d
+                }
+            };
+            assert_eq!(qq, floor, "{text}: v = {v}, q = {q}");
+            let z = BigInt::from(env["z"]);
+            if env["bad"] == 0 {
+                assert_eq!(&z + &qq * &r, total_v, "{text}: v = {v}, q = {q}: digit {z}");
+                assert!(z < r, "{text}: v = {v}, q = {q}: digit {z} passed");
+            } else {
+                flagged += 1;
+            }
+            // the wrap: z0 - q for a canonical z0
+            let (z0, qw): (u64, i32) = (rng.gen_range(0..l.r), rng.gen_range(-1000..=1000));
+            let mut env: HashMap<String, u64> =
+                [("z0", z0), ("bad", 0), ("q", qw as u32 as u64)].into_iter().map(|(k, x)| (k.to_string(), x)).collect();
+            run(&wrap, &mut env);
+            let want = z0 as i128 - qw as i128;
+            if env["bad"] == 0 {
+                assert_eq!(env["z0"] as i128, want, "{text}: wrap of {z0} by {qw}");
+                assert!(want < l.r as i128);
+            } else {
+                assert!(!(0..(f.r_hi() as i128) << 32).contains(&want), "{text}: wrap of {z0} by {qw} flagged");
+            }
+        }
+        assert!(flagged < total / 50, "{text}: {flagged} of {total} flagged");
     }
 }
