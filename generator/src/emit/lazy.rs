@@ -217,6 +217,10 @@ impl LazySpec {
 /// The lazy digit operations (macros), printed before the arithmetic that uses them.
 pub fn render_ops(a: &ArithSpec) -> String {
     let mut out = String::new();
+    out.push_str("/* x r^s for 0 <= s < 2k, a rotation of the digits: digit d of x lands at digit SRGFN_ROT_TO(d, s) =\n");
+    out.push_str(" * (d + s) mod k, negated where SRGFN_ROT_NEG(d, s), i.e. where it wrapped once (r^k = -1) */\n");
+    out.push_str("#define SRGFN_ROT_TO(d, s) (((d) + (s)) & (SRGFN_K - 1))\n");
+    out.push_str("#define SRGFN_ROT_NEG(d, s) ((((d) + ((s) & (SRGFN_K - 1))) >= SRGFN_K) != (((s) & SRGFN_K) != 0))\n");
     out.push_str("/* Lazy digits inside a pass: (l, h) is the signed 96-bit h 2^64 + l.  z = a + b, z = a - b: */\n");
     if a.ptx {
         out.push_str("#define SRGFN_LZ_ADD(zl, zh, al, ah, bl, bh) asm(\"add.cc.u64 %0, %2, %4;\\n\\taddc.s32 %1, %3, %5;\" : \"=l\"(zl), \"=r\"(zh) : \"l\"(al), \"r\"(ah), \"l\"(bl), \"r\"(bh))\n");
