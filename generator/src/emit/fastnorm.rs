@@ -17,7 +17,7 @@
 //! conservative: d passes when its bits above 32 are below ⌊r / 2^32⌋.
 
 use super::arith::{ArithSpec, C};
-use super::lazy::LazySpec;
+use super::lazy::{round, LazySpec};
 
 /// The constants of the fast path for one prime (None where it does not apply).
 #[derive(Clone, Debug, PartialEq)]
@@ -33,16 +33,27 @@ pub struct FastNorm {
 }
 
 impl FastNorm {
-    /// The largest share of r that the rounding spread 2^levels |δ| may take
-    /// (2^−10): above it the exact path would run for a large part of the
-    /// elements (k = 2's 2^63 + 2^53).
+    /// The largest share of r that 2^levels |δ| may take (2^−10): a digit
+    /// grown over the levels from one of size r carries a quotient of about
+    /// 2^levels, and where that times δ is a sizeable part of r the exact
+    /// path would run for many elements (k = 2's 2^63 + 2^53: 2^−8).  The
+    /// bound's quotient is larger (214 at k = 8, as level0 is f_mul_lazy's
+    /// bound, about 13 r); that only makes the exact path more frequent on
+    /// extreme inputs.
     pub const MAX_SPREAD_LOG2: i32 = -10;
 
     /// The fast path of a prime's `srgfn_norm`, where one round converges,
     /// δ is a signed power of two, the quotients fit 32 bits and the exact
-    /// path stays rare.
-    pub fn of(l: &LazySpec) -> Option<FastNorm> {
-        if l.rounds != Some(1) || l.delta == 0 || !l.delta.unsigned_abs().is_power_of_two() || !(33..=64).contains(&l.e) {
+    /// path stays rare; only where `srgfn_norm` is straight-line code
+    /// (k ≤ 32, `ArithSpec::unrolled_ops`): above, the digits variant, which
+    /// needs no `srgfn_norm`, is the only one that runs.
+    pub fn of(a: &ArithSpec, l: &LazySpec) -> Option<FastNorm> {
+        if !a.unrolled_ops()
+            || l.rounds != Some(1)
+            || l.delta == 0
+            || !l.delta.unsigned_abs().is_power_of_two()
+            || !(33..=64).contains(&l.e)
+        {
             return None;
         }
         let u = l.delta.unsigned_abs().trailing_zeros();
@@ -74,38 +85,28 @@ impl FastNorm {
     /// `SRGFN_NORM_STEP(z, q, bad, l, h)`: z = the fast digit of v = h 2^64 + l + q,
     /// q = ⌊v / 2^e⌋, bad |= (nonzero where z may lie outside [0, r)); and
     /// `SRGFN_NORM_WRAP(z0, bad, q)`: z0 −= q, with the same test.
-    pub(super) fn render_macros(&self, c: &mut C, ptx: bool) {
+    pub(super) fn render_macros(&self, c: &mut C, l: &LazySpec, ptx: bool) {
         if ptx {
             self.ptx_macros(c)
         } else {
-            self.c_macros(c)
+            Self::c_macros(c, l)
         }
     }
 
-    fn c_macros(&self, c: &mut C) {
-        let (e, u) = (self.e, self.u);
-        let split = if e == 64 {
-            "const long qq_ = vh_; const ulong rho_ = vl_;".to_string()
-        } else {
-            format!(
-                "const long qq_ = (long)(((ulong)vh_ << {}) | (vl_ >> {e})); const ulong rho_ = vl_ & {:#x}UL;",
-                64 - e,
-                (1u64 << e) - 1
-            )
-        };
-        let t = if u == 0 {
-            "const ulong tl_ = (ulong)qq_; const long th_ = qq_ >> 63;".to_string()
-        } else {
-            format!("const ulong tl_ = (ulong)qq_ << {u}; const long th_ = qq_ >> {};", 64 - u)
-        };
-        let d = if self.negative {
-            "const ulong dl_ = rho_ + tl_; const long dh_ = th_ + (long)(dl_ < tl_);"
-        } else {
-            "const ulong dl_ = rho_ - tl_; const long dh_ = -th_ - (long)(rho_ < tl_);"
-        };
-        c.line(format!(
-            "#define SRGFN_NORM_STEP(z, q, bad, l, h) do {{ const ulong vl_ = (l) + (ulong)(q); const long vh_ = (long)(h) + ((q) >> 63) + (long)(vl_ < (ulong)(q)); {split} {t} {d} (bad) |= (uint)(dh_ != 0) | (uint)(dl_ >= SRGFN_R); (z) = dl_; (q) = qq_; }} while (0)"
-        ));
+    /// The portable step as a function around lazy.rs's round (the exact path's first step),
+    /// with the range test instead of the correction.
+    fn c_macros(c: &mut C, l: &LazySpec) {
+        c.open("static inline ulong srgfn_norm_step(long *q_, uint *bad, ulong l, int h) {");
+        c.line("const long cin = *q_;");
+        c.line("ulong vl = l + (ulong)cin;");
+        c.line("long vh = (long)h + (cin >> 63) + (long)(vl < (ulong)cin);");
+        c.line("long q = 0;");
+        c.line(round(l));
+        c.line("*bad |= (uint)(vh != 0) | (uint)(vl >= SRGFN_R);");
+        c.line("*q_ = q;");
+        c.line("return vl;");
+        c.close("}");
+        c.line("#define SRGFN_NORM_STEP(z, q, bad, l, h) ((z) = srgfn_norm_step(&(q), &(bad), (l), (h)))");
         c.line("#define SRGFN_NORM_WRAP(z0, bad, q) do { const ulong dl_ = (z0) - (ulong)(q); const long dh_ = -((q) >> 63) - (long)((z0) < (ulong)(q)); (bad) |= (uint)(dh_ != 0) | (uint)(dl_ >= SRGFN_R); (z0) = dl_; } while (0)");
     }
 
@@ -207,30 +208,35 @@ mod tests {
         (d, q, (0..(f.r_hi() as i128) << 32).contains(&d))
     }
 
-    fn spec(text: &str) -> (ArithSpec, LazySpec) {
+    fn fast(text: &str) -> (LazySpec, Option<FastNorm>) {
         let prime = Prime::parse(text).unwrap();
         let a = ArithSpec::new(&prime, MulForm::Wide64, true);
         let l = LazySpec::of(&a);
-        (a, l)
+        let f = FastNorm::of(&a, &l);
+        (l, f)
     }
 
     #[test]
-    fn the_catalog_primes_up_to_k_16_take_the_fast_path_and_k_2_does_not() {
+    fn the_catalog_primes_of_k_4_8_16_take_the_fast_path_and_the_others_do_not() {
         for text in ["(2^64-2^50)^4+1", "(2^63+2^34)^8+1", "(2^62+2^36)^16+1"] {
-            assert!(FastNorm::of(&spec(text).1).is_some(), "{text}");
+            assert!(fast(text).1.is_some(), "{text}");
         }
-        // 2^2 levels times delta = 2^53 is 2^-8 of r: the exact path would run too often
-        assert!(FastNorm::of(&spec("(2^63+2^53)^2+1").1).is_none());
+        // k = 2: 2^2 levels times delta = 2^53 is 2^-8 of r, the exact path would run too often;
+        // k = 32: delta = 2^56 is far too large; k = 64, 128: srgfn_norm is not straight-line there
+        for text in ["(2^63+2^53)^2+1", "(2^62+2^56)^32+1", "(2^63-2^40)^64+1", "(2^64-2^28)^128+1"] {
+            assert!(fast(text).1.is_none(), "{text}");
+        }
     }
 
-    /// Within the bound, a digit that passes the test is the exact step's
-    /// digit; the quotient always is v's, and passing digits are the rule.
+    /// Within the bound, the quotient is ⌊v / 2^e⌋ and a digit that passes
+    /// the test is v mod r with v div r carried (Euclidean division by r, not
+    /// by 2^e and δ as the step does); passing digits are the rule.
     #[test]
     fn a_fast_digit_that_passes_is_the_exact_digit() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         for text in ["(2^64-2^50)^4+1", "(2^63+2^34)^8+1", "(2^62+2^36)^16+1"] {
-            let (_, l) = spec(text);
-            let f = FastNorm::of(&l).unwrap();
+            let (l, f) = fast(text);
+            let f = f.unwrap();
             let r = l.r as i128;
             let bound = LazySpec::split_bound(l.levels, l.level0) as i128;
             let (mut passed, mut total) = (0, 0);
@@ -238,9 +244,9 @@ mod tests {
             let wide: Vec<i128> = (0..20000).map(|_| rng.gen_range(-bound..=bound)).collect();
             for v in [0, 1, -1, r - 1, r, r + 1, -r, bound, -bound, 2 * r - 1].into_iter().chain(near).chain(wide) {
                 let (d, q, ok) = step(&f, v);
-                assert_eq!(q * r + d, v, "{text}: v = {v}");
+                assert_eq!(q, v.div_euclid(1i128 << f.e), "{text}: v = {v}");
                 if ok {
-                    assert!((0..r).contains(&d), "{text}: v = {v} passes with digit {d}");
+                    assert_eq!((d, q), (v.rem_euclid(r), v.div_euclid(r)), "{text}: v = {v} passes");
                     passed += 1;
                 }
                 total += 1;

@@ -273,7 +273,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.line("");
     // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`); with the
     // fast path (fastnorm.rs) the straight-line exact form is srgfn_norm_exact
-    let fast = FastNorm::of(&l);
+    let fast = FastNorm::of(a, &l);
     for loops in [Loops::ByK, Loops::Rolled] {
         let sfx = match (loops, &fast) {
             (Loops::ByK, Some(_)) => "_exact",
@@ -288,7 +288,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
         c.line("");
     }
     if let Some(f) = fast {
-        f.render_macros(&mut c, a.ptx);
+        f.render_macros(&mut c, &l, a.ptx);
         f.render_norm(&mut c, a);
     }
     out.push_str(&c.out);
@@ -297,7 +297,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
 }
 
 /// One round: q' = ⌊v / 2^e⌋, v ← (v mod 2^e) − q' δ, q += q'.
-fn round(l: &LazySpec) -> String {
+pub(super) fn round(l: &LazySpec) -> String {
     let e = l.e;
     let mut v = vec![if e == 64 {
         "{ const long qq = vh; ulong tl, rho = vl; long th;".to_string()

@@ -339,9 +339,9 @@ fn emitted_ptx_fast_normalisation_steps_are_exact_or_flagged() {
         let text = format!("k = {k}, r = {r:#x}");
         let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
         let l = LazySpec::of(&a);
-        let f = FastNorm::of(&l).unwrap_or_else(|| panic!("{text} takes the fast path"));
+        let f = FastNorm::of(&a, &l).unwrap_or_else(|| panic!("{text} takes the fast path"));
         let mut c = C::new();
-        f.render_macros(&mut c, true);
+        f.render_macros(&mut c, &l, true);
         let (step, wrap) = (parse_asm(&macro_text(&c.out, "SRGFN_NORM_STEP")), parse_asm(&macro_text(&c.out, "SRGFN_NORM_WRAP")));
         let (r, two_e) = (BigInt::from(l.r), BigInt::from(1) << f.e);
         let bound = LazySpec::split_bound(l.levels, l.level0) as i128;
