@@ -200,7 +200,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// The host model of the fast step: (digit, quotient, passes the test).
-    pub(crate) fn step(f: &FastNorm, v: i128) -> (i128, i128, bool) {
+    fn step(f: &FastNorm, v: i128) -> (i128, i128, bool) {
         let two_e = 1i128 << f.e;
         let q = v.div_euclid(two_e);
         let delta = if f.negative { -(1i128 << f.u) } else { 1i128 << f.u };

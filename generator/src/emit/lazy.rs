@@ -50,13 +50,15 @@ pub enum SplitForm {
     Rounds(u32),
     /// The quotient estimate, s = e − u:
     ///
-    ///   Q = V + Σ_{m=1..M} (−σ)^m ⌊V / 2^{m s} + 1/2⌋,  V = ⌊v / 2^e⌋,
+    ///   Q = V + Σ_{m=1..M} (−σ)^m ⌊V / 2^{m s}⌋,  V = ⌊v / 2^e⌋,
     ///
-    /// the first terms of V / (1 + δ / 2^e), each rounded to nearest; the
+    /// the first terms of V / (1 + δ / 2^e), each rounded down (v19c: one
+    /// shift per term; rounded to nearest, each term cost three instructions
+    /// more and halved its error); the
     /// digit is v − Q r, computed modulo 2^96 from shifts of Q, plus the
     /// previous coefficient's quotient (|Q| < (k + 3) r).  Each rounded
-    /// term is off by at most 1/2, the tail by at most 1/4 and V by less than
-    /// 2^e / r in units of r, so |v − Q r| < (M / 2 + 1/4 + 2^e / r) r.
+    /// term is off by less than 1, the tail by at most 1/4 and V by less than
+    /// 2^e / r in units of r, so |v − Q r| < (M + 1/4 + 2^e / r) r.
     Series {
         /// s = e − u: the terms fall by 2^s.
         s: u32,
@@ -117,7 +119,7 @@ impl MulSplit {
             (e, 0)
         } else {
             let s = e - delta.unsigned_abs().trailing_zeros();
-            // the terms after V (and the halves they round from) are signed 64-bit values
+            // the terms after V are signed 64-bit values
             if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
                 return None;
             }
@@ -133,7 +135,7 @@ impl MulSplit {
 
     /// Bound on |v − Q r| of the series with `terms` terms.
     pub fn series_digit(terms: u32, r: u64, e: u32) -> f64 {
-        (terms as f64 / 2.0 + 0.25 + (2f64).powi(e as i32) / r as f64) * r as f64
+        (terms as f64 + 0.25 + (2f64).powi(e as i32) / r as f64) * r as f64
     }
 
     /// Whether the lazy digits of a pass of 2k-point DFT levels on this
@@ -393,13 +395,13 @@ mod tests {
 
     /// The host model of f_mul_lazy's per-coefficient step as emitted: V by an
     /// arithmetic shift, the series' terms rounded as the kernel rounds them
-    /// (⌊V / 2^(ms − 1)⌋ + 1, halved), and the digit v − Q r.
+    /// (⌊V / 2^(ms)⌋), and the digit v − Q r.
     fn split_model(sp: &MulSplit, v: &BigInt) -> (BigInt, BigInt) {
         let big_v = v >> sp.e;
         let SplitForm::Series { s, terms } = sp.form else { panic!("{sp:?} is no series") };
         let mut q = big_v.clone();
         for m in 1..=terms {
-            let t = ((&big_v >> (m * s - 1)) + 1) >> 1;
+            let t = &big_v >> (m * s);
             let sign_plus = sp.delta < 0 || m % 2 == 0;
             q = if sign_plus { q + t } else { q - t };
         }

@@ -51,16 +51,13 @@ fn split_round(c: &mut C, e: u32, delta: i128) {
     c.line("  ql += Ql; qh += Qh + (ql < Ql); }");
 }
 
-/// `⌊V / 2^sh + 1/2⌋` (sh ≥ 1) for the signed 128-bit V = Vh:Vl, where
-/// ⌊V / 2^(sh − 1)⌋ fits a long: that floor plus one, halved.
-fn rounded_v(sh: u32) -> String {
-    let half = match sh - 1 {
-        0 => "(long)Vl".to_string(),
+/// `⌊V / 2^sh⌋` (sh ≥ 1) for the signed 128-bit V = Vh:Vl, where it fits a long.
+fn floored_v(sh: u32) -> String {
+    match sh {
         h @ 1..=63 => format!("(long)((Vl >> {h}) | (Vh << {}))", 64 - h),
         h @ 64..=127 => format!("((long)Vh >> {})", h - 64),
         _ => "((long)Vh >> 63)".into(),
-    };
-    format!("(({half} + 1) >> 1)")
+    }
 }
 
 /// Bits 0..63 and 64..95 of Q 2^sh for the 128-bit Q = Qh:Ql, as C expressions.
@@ -93,7 +90,7 @@ fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
         let terms: Vec<String> = (1..=terms)
             .map(|m| {
                 let neg = sp.delta > 0 && m % 2 == 1;
-                format!("{}{}", if neg { "- " } else { "+ " }, rounded_v(m * s))
+                format!("{}{}", if neg { "- " } else { "+ " }, floored_v(m * s))
             })
             .collect();
         c.line(format!("  const long S = 0 {}; /* the series' terms after V */", terms.join(" ")));
@@ -134,7 +131,7 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     let (e, delta) = nearest_power(a.r);
     match &split {
         Some(MulSplit { form: SplitForm::Series { s, terms }, out_bound, .. }) => c.line(format!(
-            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m) + 1/2) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96) plus the previous coefficient's Q; the last Q wraps around (r^k = -1)\n * onto digit 0, negated. */",
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m)) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96) plus the previous coefficient's Q; the last Q wraps around (r^k = -1)\n * onto digit 0, negated. */",
             out_bound.log2(),
         )),
         Some(MulSplit { form: SplitForm::Rounds(rounds), .. }) => c.line(format!(
