@@ -15,6 +15,7 @@ pub mod local;
 mod mul;
 #[cfg(test)]
 mod ptx_model;
+mod series;
 pub mod sig;
 mod table;
 

@@ -13,6 +13,7 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
     accumulator(c, a);
     mul(c, a);
     if a.unrolled_mul() {
+        super::series::render_macro(c, a);
         mul_lazy(c, a);
     }
 }
@@ -51,63 +52,6 @@ fn split_round(c: &mut C, e: u32, delta: i128) {
     c.line("  ql += Ql; qh += Qh + (ql < Ql); }");
 }
 
-/// `⌊V / 2^sh⌋` (sh ≥ 1) for the signed 128-bit V = Vh:Vl, where it fits a long.
-fn floored_v(sh: u32) -> String {
-    match sh {
-        h @ 1..=63 => format!("(long)((Vl >> {h}) | (Vh << {}))", 64 - h),
-        h @ 64..=127 => format!("((long)Vh >> {})", h - 64),
-        _ => "((long)Vh >> 63)".into(),
-    }
-}
-
-/// Bits 0..63 and 64..95 of Q 2^sh for the 128-bit Q = Qh:Ql, as C expressions.
-fn q_shifted(sh: u32) -> (String, String) {
-    match sh {
-        0 => ("Ql".into(), "(int)Ql".into()),
-        64 => ("(ulong)0".into(), "(int)Ql".into()),
-        _ => (format!("(Ql << {sh})"), format!("(int)((Ql >> {}) | (Qh << {sh}))", 64 - sh)),
-    }
-}
-
-/// One coefficient v2:v1:v0 → lazy digit `i` by the quotient series
-/// ([`SplitForm::Series`]): v − Q r plus the previous coefficient's quotient
-/// ch:cl (a lazy digit takes it whole, so the coefficients do not wait on
-/// each other); Q goes to the next digit.
-fn series_split(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
-    let e = sp.e;
-    if e == 64 {
-        c.line("{ const ulong Vl = v1, Vh = v2; /* V = floor(v / 2^64) */");
-    } else {
-        c.line(format!(
-            "{{ const ulong Vl = (v1 << {s}) | (v0 >> {e}), Vh = (v2 << {s}) | (v1 >> {e}); /* V = floor(v / 2^{e}) */",
-            s = 64 - e
-        ));
-    }
-    if terms == 0 {
-        c.line("  const ulong Ql = Vl, Qh = Vh;");
-    } else {
-        // (−σ)^m: σ = +1 alternates from −, σ = −1 adds every term
-        let terms: Vec<String> = (1..=terms)
-            .map(|m| {
-                let neg = sp.delta > 0 && m % 2 == 1;
-                format!("{}{}", if neg { "- " } else { "+ " }, floored_v(m * s))
-            })
-            .collect();
-        c.line(format!("  const long S = 0 {}; /* the series' terms after V */", terms.join(" ")));
-        c.line("  const ulong Ql = Vl + (ulong)S, Qh = Vh + (ulong)(S >> 63) + (Ql < (ulong)S);");
-    }
-    c.line("  ulong rl; int rh; /* v - Q r modulo 2^96 (|v - Q r| is far below 2^95) */");
-    let (al, ah) = q_shifted(e);
-    c.line(format!("  SRGFN_LZ_SUB(rl, rh, v0, (int)v1, {al}, {ah});"));
-    if sp.delta != 0 {
-        let (bl, bh) = q_shifted(sp.delta.unsigned_abs().trailing_zeros());
-        let op = if sp.delta > 0 { "SUB" } else { "ADD" };
-        c.line(format!("  SRGFN_LZ_{op}(rl, rh, rl, rh, {bl}, {bh});"));
-    }
-    c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
-    c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
-}
-
 /// v2:v1:v0 += the carry ch:cl (signed 128-bit), one carry chain (in PTX where `ptx`).
 pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
     c.line("/* v += carry (signed 128-bit ch:cl) */");
@@ -142,7 +86,7 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| match &split {
-        Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => series_split(c, sp, *s, *terms, i),
+        Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, sp, *s, *terms, i),
         Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
             add_carry(c, a);
             c.line("ulong ql = 0, qh = 0;");

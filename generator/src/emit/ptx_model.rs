@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use super::arith::{ArithSpec, C};
 use super::fastnorm::FastNorm;
-use super::lazy::{render_ops, LazySpec};
+use super::lazy::{render_ops, LazySpec, MulSplit, SplitForm};
 use super::mul::{accumulator, add_carry};
 use super::MulForm;
 use crate::prime::Prime;
@@ -165,6 +165,8 @@ fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
             "not.b32" => (!v(1) & 0xffff_ffff, None),
             // the low word of hi:lo >> n (n < 32)
             "shf.r.clamp.b32" => ((((v(2) << 32) | v(1)) >> v(3).min(32)) & 0xffff_ffff, None),
+            // the high word of (hi:lo) << n (n < 32)
+            "shf.l.clamp.b32" => ((((v(2) << 32) | v(1)) << v(3).min(32)) >> 32 & 0xffff_ffff, None),
             _ => panic!("the model does not know `{stmt}`"),
         };
         if let Some(c) = carry {
@@ -389,5 +391,81 @@ fn emitted_ptx_fast_normalisation_steps_are_exact_or_flagged() {
             }
         }
         assert!(flagged < total / 50, "{text}: {flagged} of {total} flagged");
+    }
+}
+
+/// f_mul_lazy's split of a coefficient as one PTX chain (`SRGFN_SERIES_SPLIT`,
+/// emit/series.rs) against BigInt: Q = V + Σ (−σ)^m ⌊V / 2^(ms)⌋ with
+/// V = ⌊v / 2^e⌋, the digit v − Q r plus the previous quotient modulo 2^96,
+/// and Q (three words) on to the next coefficient.
+#[test]
+fn emitted_ptx_series_split_is_the_quotient_series() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+    let m96 = BigInt::from(1) << 96;
+    let signed96 = |x: BigInt| -> BigInt {
+        let y = ((x % &m96) + &m96) % &m96;
+        if y >= (BigInt::from(1) << 95) {
+            y - &m96
+        } else {
+            y
+        }
+    };
+    // the catalog's k = 2, 4, 8, and delta below 2^32 and negative below 2^63
+    let radices: [(usize, u64); 5] = [
+        (2, (1 << 63) + (1 << 53)),
+        (4, u64::MAX - (1 << 50) + 1),
+        (8, (1 << 63) + (1 << 34)),
+        (4, (1 << 62) + (1 << 20)),
+        (8, (1 << 63) - (1 << 40)),
+    ];
+    for (k, r) in radices {
+        let text = format!("k = {k}, r = {r:#x}");
+        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
+        let SplitForm::Series { s, terms } = sp.form else { panic!("{text}: {sp:?} is no series") };
+        let mut c = C::new();
+        super::series::render_macro(&mut c, &a);
+        let asm = parse_asm(&macro_text(&c.out, "SRGFN_SERIES_SPLIT"));
+        let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
+        let m192 = BigInt::from(1) << 192;
+        for i in 0..3000 {
+            let v = match i {
+                0 => BigInt::from(0),
+                1 => &v_max - 1,
+                2 => BigInt::from(1) - &v_max,
+                _ => {
+                    let w: [u64; 3] = [rng.gen(), rng.gen(), rng.gen()];
+                    let x = words(w) % &v_max;
+                    if rng.gen() {
+                        -x
+                    } else {
+                        x
+                    }
+                }
+            };
+            let prev = BigInt::from(rng.gen_range(-(1i128 << 69)..(1i128 << 69)));
+            let vw = ((&v % &m192) + &m192) % &m192;
+            let pw = ((&prev % &m96) + &m96) % &m96;
+            let word = |x: &BigInt, n: u32| -> u64 { ((x >> (64 * n)) & BigInt::from(u64::MAX)).try_into().unwrap() };
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (name, x) in [("v0", word(&vw, 0)), ("v1", word(&vw, 1)), ("v2", word(&vw, 2)), ("cl", word(&pw, 0)), ("ch", word(&pw, 1))]
+            {
+                env.insert(name.into(), x);
+            }
+            run(&asm, &mut env);
+            let floor = |x: &BigInt, sh: u32| -> BigInt { x >> sh };
+            let big_v = floor(&v, sp.e);
+            let mut q = big_v.clone();
+            for m in 1..=terms {
+                let t = floor(&big_v, m * s);
+                q = if sp.delta > 0 && m % 2 == 1 { q - t } else { q + t };
+            }
+            let digit = &v - &q * BigInt::from(r) + &prev;
+            let got = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
+            assert_eq!(got, signed96(digit.clone()), "{text}: v = {v}, prev = {prev}");
+            assert!(digit.bits() < 95, "{text}: v = {v}: the digit {digit} leaves 96 bits");
+            let q_got = (BigInt::from(env["ch"] & 0xffff_ffff) << 64) + BigInt::from(env["cl"]);
+            assert_eq!(q_got, ((&q % &m96) + &m96) % &m96, "{text}: v = {v}: the quotient");
+        }
     }
 }

@@ -1,0 +1,186 @@
+//! f_mul_lazy's split of one coefficient by the quotient series
+//! ([`SplitForm::Series`], k ≤ 8): V = ⌊v / 2^e⌋, Q = V + Σ (−σ)^m ⌊V / 2^(ms)⌋,
+//! the lazy digit v − Q r (modulo 2^96) plus the previous coefficient's
+//! quotient, and Q on to the next digit.  Portable C on 64-bit words, or
+//! with PTX one carry chain on 32-bit words (v19d), where V fits 96 bits.
+
+use super::arith::{ArithSpec, C};
+use super::lazy::{MulSplit, SplitForm};
+
+/// One coefficient v2:v1:v0 → lazy digit `i`: v − Q r plus the previous
+/// coefficient's quotient ch:cl (a lazy digit takes it whole, so the
+/// coefficients do not wait on each other); Q goes to the next digit.
+pub(super) fn split(c: &mut C, a: &ArithSpec, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+    if a.ptx && fits_words(a, sp) {
+        c.line(format!("SRGFN_SERIES_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));
+    } else {
+        split_c(c, sp, s, terms, i)
+    }
+}
+
+/// Whether the PTX chain's words hold V (3 words: |v| < (k + 3) r² below
+/// 2^(e + 94)) and each term (2 words; `MulSplit::series` keeps them below 2^60).
+fn fits_words(a: &ArithSpec, sp: &MulSplit) -> bool {
+    let v_max = (a.k as f64 + 3.0) * (a.r as f64) * (a.r as f64);
+    (33..=64).contains(&sp.e) && v_max < (2f64).powi(sp.e as i32 + 94)
+}
+
+/// `SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2)` for PTX builds where
+/// [`split`] takes it: the words of v are w0..w4, of V V0..V2, of Q Q0..Q2;
+/// cl:ch carry Q0, Q1 and Q2 (ch's low half) between coefficients.
+pub(super) fn render_macro(c: &mut C, a: &ArithSpec) {
+    let Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) = MulSplit::of(a.k, a.r) else { return };
+    if !a.ptx || !fits_words(a, &sp) {
+        return;
+    }
+    let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
+    let mut p: Vec<String> = vec![
+        ".reg .u32 zr, w0, w1, w2, w3, w4, w5, V0, V1, V2, T0, T1, S0, S1, S2, Q0, Q1, Q2, X1, X2, Y0, Y1, Y2, P0, P1, P2, P3".into(),
+        "mov.u32 zr, 0".into(),
+        "mov.b64 {w0, w1}, %4".into(),
+        "mov.b64 {w2, w3}, %5".into(),
+        "mov.b64 {w4, w5}, %6".into(),
+    ];
+    // V = floor(v / 2^e): three words
+    if e == 64 {
+        p.extend(["mov.u32 V0, w2".into(), "mov.u32 V1, w3".into(), "mov.u32 V2, w4".into()]);
+    } else {
+        let n = e - 32;
+        p.extend([
+            format!("shf.r.clamp.b32 V0, w1, w2, {n}"),
+            format!("shf.r.clamp.b32 V1, w2, w3, {n}"),
+            format!("shf.r.clamp.b32 V2, w3, w4, {n}"),
+        ]);
+    }
+    // S = sum (-sigma)^m floor(V / 2^(ms)) in two words, then Q = V + S
+    for m in 1..=terms {
+        let h = m * s;
+        let (t0, t1) = match h {
+            0..=31 => (format!("shf.r.clamp.b32 T0, V0, V1, {h}"), format!("shf.r.clamp.b32 T1, V1, V2, {h}")),
+            32..=63 => (format!("shf.r.clamp.b32 T0, V1, V2, {}", h - 32), format!("shr.s32 T1, V2, {}", h - 32)),
+            64..=95 => (format!("shr.s32 T0, V2, {}", h - 64), "shr.s32 T1, V2, 31".into()),
+            _ => ("shr.s32 T0, V2, 31".into(), "shr.s32 T1, V2, 31".into()),
+        };
+        p.extend([t0, t1]);
+        let neg = sp.delta > 0 && m % 2 == 1;
+        let (op, src) = if m == 1 { (if neg { "sub" } else { "add" }, "zr") } else { (if neg { "sub" } else { "add" }, "S") };
+        if src == "zr" {
+            p.extend([format!("{op}.cc.u32 S0, zr, T0"), format!("{op}c.u32 S1, zr, T1")]);
+        } else {
+            p.extend([format!("{op}.cc.u32 S0, S0, T0"), format!("{op}c.u32 S1, S1, T1")]);
+        }
+    }
+    if terms == 0 {
+        p.extend(["mov.u32 Q0, V0".into(), "mov.u32 Q1, V1".into(), "mov.u32 Q2, V2".into()]);
+    } else {
+        p.extend([
+            "shr.s32 S2, S1, 31".into(),
+            "add.cc.u32 Q0, V0, S0".into(),
+            "addc.cc.u32 Q1, V1, S1".into(),
+            "addc.u32 Q2, V2, S2".into(),
+        ]);
+    }
+    // the digit modulo 2^96, in w0..w2: v - Q 2^e
+    if e == 64 {
+        p.push("sub.u32 w2, w2, Q0".into());
+    } else {
+        let g = e - 32;
+        p.extend([
+            format!("shl.b32 X1, Q0, {g}"),
+            format!("shf.l.clamp.b32 X2, Q0, Q1, {g}"),
+            "sub.cc.u32 w1, w1, X1".into(),
+            "subc.u32 w2, w2, X2".into(),
+        ]);
+    }
+    // -/+ Q 2^u (delta = +/-2^u)
+    let op = if sp.delta > 0 { "sub" } else { "add" };
+    match u {
+        64.. => p.extend([format!("shl.b32 Y2, Q0, {}", u - 64), format!("{op}.u32 w2, w2, Y2")]),
+        32..=63 => p.extend([
+            format!("shl.b32 Y1, Q0, {}", u - 32),
+            format!("shf.l.clamp.b32 Y2, Q0, Q1, {}", u - 32),
+            format!("{op}.cc.u32 w1, w1, Y1"),
+            format!("{op}c.u32 w2, w2, Y2"),
+        ]),
+        _ => p.extend([
+            format!("shl.b32 Y0, Q0, {u}"),
+            format!("shf.l.clamp.b32 Y1, Q0, Q1, {u}"),
+            format!("shf.l.clamp.b32 Y2, Q1, Q2, {u}"),
+            format!("{op}.cc.u32 w0, w0, Y0"),
+            format!("{op}c.cc.u32 w1, w1, Y1"),
+            format!("{op}c.u32 w2, w2, Y2"),
+        ]),
+    }
+    // + the previous quotient, then Q on to the next coefficient
+    p.extend([
+        "mov.b64 {P0, P1}, %2".into(),
+        "mov.b64 {P2, P3}, %3".into(),
+        "add.cc.u32 w0, w0, P0".into(),
+        "addc.cc.u32 w1, w1, P1".into(),
+        "addc.u32 w2, w2, P2".into(),
+        "mov.b64 %0, {w0, w1}".into(),
+        "mov.u32 %1, w2".into(),
+        "mov.b64 %2, {Q0, Q1}".into(),
+        "mov.b64 %3, {Q2, zr}".into(),
+    ]);
+    c.line(format!("/* f_mul_lazy's split of one coefficient (emit/series.rs): V = floor(v / 2^{e}), Q = V + sum (-sigma)^m floor(V / 2^({s} m)), m <= {terms},"));
+    c.line(" * zh:zl = v - Q r + the previous quotient (modulo 2^96), cl:ch = Q (its third word in ch's low half) */");
+    c.line(format!(
+        "#define SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2) asm(\"{{ {}; }}\" : \"=l\"(zl), \"=r\"(zh), \"+l\"(cl), \"+l\"(ch) : \"l\"(v0), \"l\"(v1), \"l\"(v2))",
+        p.join(";\\n\\t")
+    ));
+}
+
+/// `⌊V / 2^sh⌋` (sh ≥ 1) for the signed 128-bit V = Vh:Vl, where it fits a long.
+fn floored_v(sh: u32) -> String {
+    match sh {
+        h @ 1..=63 => format!("(long)((Vl >> {h}) | (Vh << {}))", 64 - h),
+        h @ 64..=127 => format!("((long)Vh >> {})", h - 64),
+        _ => "((long)Vh >> 63)".into(),
+    }
+}
+
+/// Bits 0..63 and 64..95 of Q 2^sh for the 128-bit Q = Qh:Ql, as C expressions.
+fn q_shifted(sh: u32) -> (String, String) {
+    match sh {
+        0 => ("Ql".into(), "(int)Ql".into()),
+        64 => ("(ulong)0".into(), "(int)Ql".into()),
+        _ => (format!("(Ql << {sh})"), format!("(int)((Ql >> {}) | (Qh << {sh}))", 64 - sh)),
+    }
+}
+
+/// [`split`] in portable C on 64-bit words.
+fn split_c(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+    let e = sp.e;
+    if e == 64 {
+        c.line("{ const ulong Vl = v1, Vh = v2; /* V = floor(v / 2^64) */");
+    } else {
+        c.line(format!(
+            "{{ const ulong Vl = (v1 << {s}) | (v0 >> {e}), Vh = (v2 << {s}) | (v1 >> {e}); /* V = floor(v / 2^{e}) */",
+            s = 64 - e
+        ));
+    }
+    if terms == 0 {
+        c.line("  const ulong Ql = Vl, Qh = Vh;");
+    } else {
+        // (−σ)^m: σ = +1 alternates from −, σ = −1 adds every term
+        let terms: Vec<String> = (1..=terms)
+            .map(|m| {
+                let neg = sp.delta > 0 && m % 2 == 1;
+                format!("{}{}", if neg { "- " } else { "+ " }, floored_v(m * s))
+            })
+            .collect();
+        c.line(format!("  const long S = 0 {}; /* the series' terms after V */", terms.join(" ")));
+        c.line("  const ulong Ql = Vl + (ulong)S, Qh = Vh + (ulong)(S >> 63) + (Ql < (ulong)S);");
+    }
+    c.line("  ulong rl; int rh; /* v - Q r modulo 2^96 (|v - Q r| is far below 2^95) */");
+    let (al, ah) = q_shifted(e);
+    c.line(format!("  SRGFN_LZ_SUB(rl, rh, v0, (int)v1, {al}, {ah});"));
+    if sp.delta != 0 {
+        let (bl, bh) = q_shifted(sp.delta.unsigned_abs().trailing_zeros());
+        let op = if sp.delta > 0 { "SUB" } else { "ADD" };
+        c.line(format!("  SRGFN_LZ_{op}(rl, rh, rl, rh, {bl}, {bh});"));
+    }
+    c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
+    c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
+}
