@@ -14,6 +14,7 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
     mul(c, a);
     if a.unrolled_mul() {
         super::series::render_macro(c, a);
+        super::series::render_rounds_macro(c, a);
         mul_lazy(c, a);
     }
 }
@@ -87,6 +88,10 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| match &split {
         Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, sp, *s, *terms, i),
+        Some(sp @ MulSplit { form: SplitForm::Rounds(_), .. }) if super::series::rounds_in_ptx(a, sp) => {
+            add_carry(c, a);
+            c.line(format!("SRGFN_ROUNDS_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));
+        }
         Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) => {
             add_carry(c, a);
             c.line("ulong ql = 0, qh = 0;");

@@ -469,3 +469,63 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
         }
     }
 }
+
+/// f_mul_lazy's split rounds as one PTX chain (`SRGFN_ROUNDS_SPLIT`,
+/// emit/series.rs) against BigInt: per round Q = ⌊v / 2^e⌋ and
+/// v ← (v mod 2^e) − Q δ; the digit left and the quotients' sum.
+#[test]
+fn emitted_ptx_split_rounds_are_the_rounds() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+    // the catalog's k = 16, delta below 2^32, delta < 0 with e = 64, and delta < 0 below 2^63
+    let radices: [(usize, u64); 4] =
+        [(16, (1 << 62) + (1 << 36)), (16, (1 << 63) + (1 << 20)), (16, u64::MAX - (1 << 40) + 1), (16, (1 << 62) - (1 << 34))];
+    let m128 = BigInt::from(1) << 128;
+    for (k, r) in radices {
+        let text = format!("k = {k}, r = {r:#x}");
+        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
+        let SplitForm::Rounds(rounds) = sp.form else { panic!("{text}: {sp:?} is no rounds form") };
+        assert!(super::series::rounds_in_ptx(&a, &sp), "{text} takes the PTX rounds");
+        let mut c = C::new();
+        super::series::render_rounds_macro(&mut c, &a);
+        let asm = parse_asm(&macro_text(&c.out, "SRGFN_ROUNDS_SPLIT"));
+        let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
+        let m192 = BigInt::from(1) << 192;
+        let (two_e, delta) = (BigInt::from(1) << sp.e, BigInt::from(sp.delta));
+        for i in 0..3000 {
+            let v = match i {
+                0 => BigInt::from(0),
+                1 => &v_max - 1,
+                2 => BigInt::from(1) - &v_max,
+                3 => BigInt::from(r),
+                _ => {
+                    let w: [u64; 3] = [rng.gen(), rng.gen(), rng.gen()];
+                    let x = words(w) % &v_max;
+                    if rng.gen() {
+                        -x
+                    } else {
+                        x
+                    }
+                }
+            };
+            let vw = ((&v % &m192) + &m192) % &m192;
+            let word = |x: &BigInt, n: u32| -> u64 { ((x >> (64 * n)) & BigInt::from(u64::MAX)).try_into().unwrap() };
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (name, x) in [("v0", word(&vw, 0)), ("v1", word(&vw, 1)), ("v2", word(&vw, 2))] {
+                env.insert(name.into(), x);
+            }
+            run(&asm, &mut env);
+            let (mut d, mut q_sum) = (v.clone(), BigInt::from(0));
+            for _ in 0..rounds {
+                let q = &d >> sp.e;
+                d = &d - &q * &two_e - &q * &delta;
+                q_sum += q;
+            }
+            assert!(d.bits() < 95, "{text}: v = {v}: the digit {d} leaves 96 bits");
+            let got = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
+            assert_eq!(got, d, "{text}: v = {v}: the digit");
+            let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
+            assert_eq!(q_got, ((&q_sum % &m128) + &m128) % &m128, "{text}: v = {v}: the quotients' sum");
+        }
+    }
+}

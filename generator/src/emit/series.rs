@@ -184,3 +184,153 @@ fn split_c(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
     c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
     c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
 }
+
+/// Words of a signed value of magnitude below `bound` (its sign bit and one of margin).
+fn words_for(bound: f64) -> usize {
+    ((bound.max(1.0).log2() + 2.0) / 32.0).ceil() as usize
+}
+
+/// The PTX chain of f_mul_lazy's split rounds ([`SplitForm::Rounds`]), where
+/// every value fits its words: [`rounds_words`] per round (v, Q), from the
+/// bounds `MulSplit::of` walks.
+fn rounds_plan(a: &ArithSpec, sp: &MulSplit, rounds: u32) -> Option<Vec<(usize, usize)>> {
+    let (two_e, d) = ((2f64).powi(sp.e as i32), sp.delta.unsigned_abs() as f64);
+    let mut b = (a.k as f64 + 3.0) * (a.r as f64) * (a.r as f64);
+    let mut plan = Vec::new();
+    for _ in 0..rounds {
+        plan.push((words_for(b), words_for(b / two_e + 1.0)));
+        b = two_e + (b / two_e + 2.0) * d;
+    }
+    // the input is three 64-bit words; the digit left is three 32-bit words; Q's sum three words
+    let q_sum = words_for((a.k as f64 + 3.0) * (a.r as f64) * (a.r as f64) / two_e * 2.0 + 8.0);
+    let fits = plan.first()?.0 <= 6 && words_for(b) <= 3 && q_sum <= 3 && (33..=64).contains(&sp.e) && sp.delta != 0;
+    fits.then_some(plan)
+}
+
+/// Whether [`split_rounds`] emits the PTX chain for this prime.
+pub(super) fn rounds_in_ptx(a: &ArithSpec, sp: &MulSplit) -> bool {
+    matches!(sp.form, SplitForm::Rounds(n) if a.ptx && rounds_plan(a, sp, n).is_some())
+}
+
+/// `SRGFN_ROUNDS_SPLIT(zl, zh, ql, qh, v0, v1, v2)` (v19e): f_mul_lazy's split rounds of one
+/// coefficient v2:v1:v0 (the carry added) as one PTX chain on 32-bit words: per round
+/// Q = ⌊v / 2^e⌋, v ← (v mod 2^e) − Q δ, each value in the words its bound needs; the
+/// digit left (below 2^65) in zh:zl and the quotients' sum, sign-extended, in qh:ql.
+pub(super) fn render_rounds_macro(c: &mut C, a: &ArithSpec) {
+    let Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) = MulSplit::of(a.k, a.r) else { return };
+    if !a.ptx {
+        return;
+    }
+    let Some(plan) = rounds_plan(a, &sp, rounds) else { return };
+    let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
+    let (big_e, f, big_u, g) = ((e / 32) as usize, e % 32, (u / 32) as usize, u % 32);
+    let op = if sp.delta > 0 { "sub" } else { "add" };
+    let mut regs: Vec<String> = vec!["zr".into(), "A0".into(), "A1".into(), "A2".into()];
+    let mut p: Vec<String> = vec!["mov.u32 zr, 0".into(), "mov.u32 A0, 0".into(), "mov.u32 A1, 0".into(), "mov.u32 A2, 0".into()];
+    // the input: six words
+    let mut cur: Vec<String> = (0..6).map(|i| format!("w{i}")).collect();
+    regs.extend(cur.iter().cloned());
+    p.extend(["mov.b64 {w0, w1}, %4".into(), "mov.b64 {w2, w3}, %5".into(), "mov.b64 {w4, w5}, %6".into()]);
+    for (j, &(wv, wq)) in plan.iter().enumerate() {
+        let next_wv = plan.get(j + 1).map_or(3, |n| n.0).max(3);
+        cur.truncate(wv);
+        let sg = format!("sg{j}");
+        p.push(format!("shr.s32 {sg}, {}, 31", cur[wv - 1]));
+        regs.push(sg.clone());
+        let get = |i: usize| if i < wv { cur[i].clone() } else { sg.clone() };
+        // Q = floor(v / 2^e)
+        let q: Vec<String> = (0..wq).map(|i| format!("q{j}_{i}")).collect();
+        for (i, qi) in q.iter().enumerate() {
+            p.push(if f == 0 {
+                format!("mov.u32 {qi}, {}", get(big_e + i))
+            } else {
+                format!("shf.r.clamp.b32 {qi}, {}, {}, {f}", get(big_e + i), get(big_e + i + 1))
+            });
+        }
+        let sq = format!("sq{j}");
+        p.push(format!("shr.s32 {sq}, {}, 31", q[wq - 1]));
+        regs.extend(q.iter().cloned());
+        regs.push(sq.clone());
+        let qx = |n: isize| -> String {
+            if n < 0 {
+                "zr".into()
+            } else if (n as usize) < wq {
+                q[n as usize].clone()
+            } else {
+                sq.clone()
+            }
+        };
+        // the quotients' sum (three words)
+        p.extend([
+            format!("add.cc.u32 A0, A0, {}", qx(0)),
+            format!("addc.cc.u32 A1, A1, {}", qx(1)),
+            format!("addc.u32 A2, A2, {}", qx(2)),
+        ]);
+        // v <- (v mod 2^e) -/+ Q 2^u over next_wv words
+        let rho = |i: usize| -> Option<String> {
+            if i < big_e {
+                Some(cur[i].clone())
+            } else {
+                None
+            }
+        };
+        let word_e = cur[big_e].clone();
+        let mut out: Vec<String> = Vec::new();
+        let mut first = true;
+        for i in 0..next_wv {
+            let n = format!("v{j}_{i}");
+            regs.push(n.clone());
+            // word i of rho: below word E whole, word E masked, above zero
+            let r_i = match rho(i) {
+                Some(w) => w,
+                None if i == big_e && f > 0 => {
+                    p.push(format!("and.b32 {n}, {word_e}, {}", (1u64 << f) - 1));
+                    n.clone()
+                }
+                None => "zr".into(),
+            };
+            if i < big_u {
+                if r_i != n {
+                    p.push(format!("mov.u32 {n}, {r_i}"));
+                }
+            } else {
+                let m = i as isize - big_u as isize;
+                let t = format!("t{j}_{i}");
+                regs.push(t.clone());
+                p.push(if g == 0 {
+                    format!("mov.u32 {t}, {}", qx(m))
+                } else {
+                    format!("shf.l.clamp.b32 {t}, {}, {}, {g}", qx(m - 1), qx(m))
+                });
+                let last = i + 1 == next_wv;
+                let ins = match (first, last) {
+                    (true, true) => op.to_string(),
+                    (true, false) => format!("{op}.cc"),
+                    (false, false) => format!("{op}c.cc"),
+                    (false, true) => format!("{op}c"),
+                };
+                p.push(format!("{ins}.u32 {n}, {r_i}, {t}"));
+                first = false;
+            }
+            out.push(n);
+        }
+        cur = out;
+    }
+    p.extend([
+        format!("mov.b64 %0, {{{}, {}}}", cur[0], cur[1]),
+        format!("mov.u32 %1, {}", cur[2]),
+        "shr.s32 A3, A2, 31".into(),
+        "mov.b64 %2, {A0, A1}".into(),
+        "mov.b64 %3, {A2, A3}".into(),
+    ]);
+    regs.push("A3".into());
+    regs.sort();
+    regs.dedup();
+    let mut body = vec![format!(".reg .u32 {}", regs.join(", "))];
+    body.extend(p);
+    c.line(format!("/* f_mul_lazy's {rounds} split round(s) of one coefficient as one PTX chain (emit/series.rs): Q = floor(v / 2^{e}), v <- (v mod 2^{e}) - Q delta */"));
+    c.line(format!(
+        "#define SRGFN_ROUNDS_SPLIT(zl, zh, ql, qh, v0, v1, v2) asm(\"{{ {}; }}\" : \"=l\"(zl), \"=r\"(zh), \"=l\"(ql), \"=l\"(qh) : \"l\"(v0), \"l\"(v1), \"l\"(v2))",
+        body.join(";\\n\\t")
+    ));
+}
