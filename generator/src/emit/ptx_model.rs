@@ -411,12 +411,15 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
         }
     };
     // the catalog's k = 2, 4, 8, and delta below 2^32 and negative below 2^63
-    let radices: [(usize, u64); 5] = [
+    // and eight terms, the last shifted by 64 (e = 63 and e = 64)
+    let radices: [(usize, u64); 7] = [
         (2, (1 << 63) + (1 << 53)),
         (4, u64::MAX - (1 << 50) + 1),
         (8, (1 << 63) + (1 << 34)),
         (4, (1 << 62) + (1 << 20)),
         (8, (1 << 63) - (1 << 40)),
+        (2, (1 << 63) + (1 << 55)),
+        (2, u64::MAX - (1 << 56) + 1),
     ];
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
@@ -477,8 +480,15 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
 fn emitted_ptx_split_rounds_are_the_rounds() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(29);
     // the catalog's k = 16, delta below 2^32, delta < 0 with e = 64, and delta < 0 below 2^63
-    let radices: [(usize, u64); 4] =
-        [(16, (1 << 62) + (1 << 36)), (16, (1 << 63) + (1 << 20)), (16, u64::MAX - (1 << 40) + 1), (16, (1 << 62) - (1 << 34))];
+    // and delta = 2^32, 2^64 - 2^32 (whole-word shifts of Q)
+    let radices: [(usize, u64); 6] = [
+        (16, (1 << 62) + (1 << 36)),
+        (16, (1 << 63) + (1 << 20)),
+        (16, u64::MAX - (1 << 40) + 1),
+        (16, (1 << 62) - (1 << 34)),
+        (16, (1 << 63) + (1 << 32)),
+        (16, u64::MAX - (1 << 32) + 1),
+    ];
     let m128 = BigInt::from(1) << 128;
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
