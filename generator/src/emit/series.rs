@@ -1,8 +1,10 @@
-//! f_mul_lazy's split of one coefficient by the quotient series
+//! f_mul_lazy's split of one coefficient.  By the quotient series
 //! ([`SplitForm::Series`], k ≤ 8): V = ⌊v / 2^e⌋, Q = V + Σ (−σ)^m ⌊V / 2^(ms)⌋,
 //! the lazy digit v − Q r (modulo 2^96) plus the previous coefficient's
-//! quotient, and Q on to the next digit.  Portable C on 64-bit words, or
-//! with PTX one carry chain on 32-bit words (v19d), where V fits 96 bits.
+//! quotient, and Q on to the next digit: portable C on 64-bit words, or with
+//! PTX one carry chain on 32-bit words (v19d), where V fits 96 bits.  By split
+//! rounds ([`SplitForm::Rounds`], k = 16): with PTX one carry chain whose
+//! rounds use the words their bounds need (v19e); the C form is in mul.rs.
 
 use super::arith::{ArithSpec, C};
 use super::lazy::{MulSplit, SplitForm};
@@ -190,9 +192,9 @@ fn words_for(bound: f64) -> usize {
     ((bound.max(1.0).log2() + 2.0) / 32.0).ceil() as usize
 }
 
-/// The PTX chain of f_mul_lazy's split rounds ([`SplitForm::Rounds`]), where
-/// every value fits its words: [`rounds_words`] per round (v, Q), from the
-/// bounds `MulSplit::of` walks.
+/// The words of v and Q in each of f_mul_lazy's split rounds
+/// ([`SplitForm::Rounds`]) for the PTX chain, from the bounds `MulSplit::of`
+/// walks; None where a value would not fit (the C form then).
 fn rounds_plan(a: &ArithSpec, sp: &MulSplit, rounds: u32) -> Option<Vec<(usize, usize)>> {
     let (two_e, d) = ((2f64).powi(sp.e as i32), sp.delta.unsigned_abs() as f64);
     let mut b = (a.k as f64 + 3.0) * (a.r as f64) * (a.r as f64);
@@ -207,7 +209,7 @@ fn rounds_plan(a: &ArithSpec, sp: &MulSplit, rounds: u32) -> Option<Vec<(usize, 
     fits.then_some(plan)
 }
 
-/// Whether [`split_rounds`] emits the PTX chain for this prime.
+/// Whether f_mul_lazy's split rounds take the PTX chain for this prime.
 pub(super) fn rounds_in_ptx(a: &ArithSpec, sp: &MulSplit) -> bool {
     matches!(sp.form, SplitForm::Rounds(n) if a.ptx && rounds_plan(a, sp, n).is_some())
 }
