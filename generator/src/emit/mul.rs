@@ -13,8 +13,6 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
     accumulator(c, a);
     mul(c, a);
     if a.unrolled_mul() {
-        super::series::render_macro(c, a);
-        super::series::render_rounds_macro(c, a);
         mul_lazy(c, a);
     }
 }
@@ -73,6 +71,9 @@ pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
 /// digit 0, the others' onto digits 0 and 1.
 fn mul_lazy(c: &mut C, a: &ArithSpec) {
     let split = MulSplit::of(a.k, a.r);
+    if let Some(sp) = &split {
+        super::series::render_macros(c, a, sp);
+    }
     let (e, delta) = nearest_power(a.r);
     match &split {
         Some(MulSplit { form: SplitForm::Series { s, terms }, out_bound, .. }) => c.line(format!(

@@ -322,6 +322,37 @@ fn emitted_ptx_carry_into_a_coefficient_is_192_bit() {
     }
 }
 
+/// The arithmetic of radix r with k digits, PTX on (any r, prime or not).
+fn ptx_spec(k: usize, r: u64) -> ArithSpec {
+    ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true }
+}
+
+/// Test coefficient i of f_mul_lazy (|v| < v_max): 0, ±(v_max − 1) and r first, then random of either sign.
+fn coefficient(i: usize, v_max: &BigInt, r: u64, rng: &mut impl Rng) -> BigInt {
+    match i {
+        0 => BigInt::from(0),
+        1 => v_max - 1,
+        2 => BigInt::from(1) - v_max,
+        3 => BigInt::from(r),
+        _ => {
+            let w: [u64; 3] = [rng.gen(), rng.gen(), rng.gen()];
+            let x = words(w) % v_max;
+            if rng.gen() {
+                -x
+            } else {
+                x
+            }
+        }
+    }
+}
+
+/// 64-bit word n of the two's complement of x.
+fn word_of(x: &BigInt, n: u32) -> u64 {
+    let m = BigInt::from(1) << (64 * (n + 1));
+    let y = ((x % &m) + &m) % &m;
+    ((y >> (64 * n)) & BigInt::from(u64::MAX)).try_into().unwrap()
+}
+
 /// The fast normalisation's PTX step (`SRGFN_NORM_STEP`) and wrap
 /// (`SRGFN_NORM_WRAP`) against the exact split: the quotient is always
 /// ⌊v / 2^e⌋, and a digit that does not raise `bad` is v − q r in [0, r).
@@ -339,7 +370,7 @@ fn emitted_ptx_fast_normalisation_steps_are_exact_or_flagged() {
     ];
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
-        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let a = ptx_spec(k, r);
         let l = LazySpec::of(&a);
         let f = FastNorm::of(&a, &l).unwrap_or_else(|| panic!("{text} takes the fast path"));
         let mut c = C::new();
@@ -423,36 +454,24 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
     ];
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
-        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let a = ptx_spec(k, r);
         let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
         let SplitForm::Series { s, terms } = sp.form else { panic!("{text}: {sp:?} is no series") };
         let mut c = C::new();
-        super::series::render_macro(&mut c, &a);
+        super::series::render_macros(&mut c, &a, &sp);
         let asm = parse_asm(&macro_text(&c.out, "SRGFN_SERIES_SPLIT"));
         let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
-        let m192 = BigInt::from(1) << 192;
         for i in 0..3000 {
-            let v = match i {
-                0 => BigInt::from(0),
-                1 => &v_max - 1,
-                2 => BigInt::from(1) - &v_max,
-                _ => {
-                    let w: [u64; 3] = [rng.gen(), rng.gen(), rng.gen()];
-                    let x = words(w) % &v_max;
-                    if rng.gen() {
-                        -x
-                    } else {
-                        x
-                    }
-                }
-            };
+            let v = coefficient(i, &v_max, r, &mut rng);
             let prev = BigInt::from(rng.gen_range(-(1i128 << 69)..(1i128 << 69)));
-            let vw = ((&v % &m192) + &m192) % &m192;
-            let pw = ((&prev % &m96) + &m96) % &m96;
-            let word = |x: &BigInt, n: u32| -> u64 { ((x >> (64 * n)) & BigInt::from(u64::MAX)).try_into().unwrap() };
             let mut env: HashMap<String, u64> = HashMap::new();
-            for (name, x) in [("v0", word(&vw, 0)), ("v1", word(&vw, 1)), ("v2", word(&vw, 2)), ("cl", word(&pw, 0)), ("ch", word(&pw, 1))]
-            {
+            for (name, x) in [
+                ("v0", word_of(&v, 0)),
+                ("v1", word_of(&v, 1)),
+                ("v2", word_of(&v, 2)),
+                ("cl", word_of(&prev, 0)),
+                ("ch", word_of(&prev, 1)),
+            ] {
                 env.insert(name.into(), x);
             }
             run(&asm, &mut env);
@@ -492,36 +511,19 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
     let m128 = BigInt::from(1) << 128;
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
-        let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: MulForm::Wide64, ptx: true };
+        let a = ptx_spec(k, r);
         let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
         let SplitForm::Rounds(rounds) = sp.form else { panic!("{text}: {sp:?} is no rounds form") };
         assert!(super::series::rounds_in_ptx(&a, &sp), "{text} takes the PTX rounds");
         let mut c = C::new();
-        super::series::render_rounds_macro(&mut c, &a);
+        super::series::render_macros(&mut c, &a, &sp);
         let asm = parse_asm(&macro_text(&c.out, "SRGFN_ROUNDS_SPLIT"));
         let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
-        let m192 = BigInt::from(1) << 192;
         let (two_e, delta) = (BigInt::from(1) << sp.e, BigInt::from(sp.delta));
         for i in 0..3000 {
-            let v = match i {
-                0 => BigInt::from(0),
-                1 => &v_max - 1,
-                2 => BigInt::from(1) - &v_max,
-                3 => BigInt::from(r),
-                _ => {
-                    let w: [u64; 3] = [rng.gen(), rng.gen(), rng.gen()];
-                    let x = words(w) % &v_max;
-                    if rng.gen() {
-                        -x
-                    } else {
-                        x
-                    }
-                }
-            };
-            let vw = ((&v % &m192) + &m192) % &m192;
-            let word = |x: &BigInt, n: u32| -> u64 { ((x >> (64 * n)) & BigInt::from(u64::MAX)).try_into().unwrap() };
+            let v = coefficient(i, &v_max, r, &mut rng);
             let mut env: HashMap<String, u64> = HashMap::new();
-            for (name, x) in [("v0", word(&vw, 0)), ("v1", word(&vw, 1)), ("v2", word(&vw, 2))] {
+            for (name, x) in [("v0", word_of(&v, 0)), ("v1", word_of(&v, 1)), ("v2", word_of(&v, 2))] {
                 env.insert(name.into(), x);
             }
             run(&asm, &mut env);

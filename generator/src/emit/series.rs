@@ -27,14 +27,24 @@ fn fits_words(a: &ArithSpec, sp: &MulSplit) -> bool {
     (33..=64).contains(&sp.e) && v_max < (2f64).powi(sp.e as i32 + 94)
 }
 
-/// `SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2)` for PTX builds where
-/// [`split`] takes it: the words of v are w0..w4, of V V0..V2, of Q Q0..Q2;
-/// cl:ch carry Q0, Q1 and Q2 (ch's low half) between coefficients.
-pub(super) fn render_macro(c: &mut C, a: &ArithSpec) {
-    let Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) = MulSplit::of(a.k, a.r) else { return };
-    if !a.ptx || !fits_words(a, &sp) {
-        return;
+/// The macro of the PTX chain the split `sp` takes, if any: printed before
+/// f_mul_lazy, which calls it per coefficient ([`split`], and mul.rs for the rounds).
+pub(super) fn render_macros(c: &mut C, a: &ArithSpec, sp: &MulSplit) {
+    match sp.form {
+        SplitForm::Series { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, sp, s, terms),
+        SplitForm::Rounds(rounds) if a.ptx => {
+            if let Some(plan) = rounds_plan(a, sp, rounds) {
+                rounds_macro(c, sp, rounds, &plan)
+            }
+        }
+        _ => {}
     }
+}
+
+/// `SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2)`: the words of v are
+/// w0..w4, of V V0..V2, of Q Q0..Q2; cl:ch carry Q0, Q1 and Q2 (ch's low
+/// half) between coefficients.
+fn series_macro(c: &mut C, sp: &MulSplit, s: u32, terms: u32) {
     let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
     let mut p: Vec<String> = vec![
         ".reg .u32 zr, w0, w1, w2, w3, w4, w5, V0, V1, V2, T0, T1, S0, S1, S2, Q0, Q1, Q2, X1, X2, Y0, Y1, Y2, P0, P1, P2, P3".into(),
@@ -214,16 +224,11 @@ pub(super) fn rounds_in_ptx(a: &ArithSpec, sp: &MulSplit) -> bool {
     matches!(sp.form, SplitForm::Rounds(n) if a.ptx && rounds_plan(a, sp, n).is_some())
 }
 
-/// `SRGFN_ROUNDS_SPLIT(zl, zh, ql, qh, v0, v1, v2)` (v19e): f_mul_lazy's split rounds of one
+/// `SRGFN_ROUNDS_SPLIT(zl, zh, ql, qh, v0, v1, v2)` (v19e), the words per round in `plan`: f_mul_lazy's split rounds of one
 /// coefficient v2:v1:v0 (the carry added) as one PTX chain on 32-bit words: per round
 /// Q = ⌊v / 2^e⌋, v ← (v mod 2^e) − Q δ, each value in the words its bound needs; the
 /// digit left (below 2^65) in zh:zl and the quotients' sum, sign-extended, in qh:ql.
-pub(super) fn render_rounds_macro(c: &mut C, a: &ArithSpec) {
-    let Some(sp @ MulSplit { form: SplitForm::Rounds(rounds), .. }) = MulSplit::of(a.k, a.r) else { return };
-    if !a.ptx {
-        return;
-    }
-    let Some(plan) = rounds_plan(a, &sp, rounds) else { return };
+fn rounds_macro(c: &mut C, sp: &MulSplit, rounds: u32, plan: &[(usize, usize)]) {
     let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
     let (big_e, f, big_u, g) = ((e / 32) as usize, e % 32, (u / 32) as usize, u % 32);
     let op = if sp.delta > 0 { "sub" } else { "add" };
