@@ -83,8 +83,9 @@ pub struct BenchArgs {
     /// Write an SVG plot of time and % of roofline against N to this file, redrawn as records arrive.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Redraw --plot from a file written by --json, without a device (--prime picks its primes).
-    #[arg(long, value_name = "JSON", requires = "plot")]
+    /// Print the table of a file written by --json, without a device, and redraw --plot from it
+    /// where given (--prime picks its primes).
+    #[arg(long, value_name = "JSON")]
     pub replot: Option<PathBuf>,
     #[command(flatten)]
     pub dev: DeviceOpts,
@@ -242,9 +243,9 @@ fn fmt_secs(s: f64) -> String {
 }
 
 pub fn bench(args: BenchArgs) -> Result<()> {
-    if let (Some(json), Some(plot)) = (&args.replot, &args.plot) {
+    if let Some(json) = &args.replot {
         let primes = args.prime.iter().map(|p| parse_prime(p)).collect::<Result<Vec<_>>>()?;
-        return replot(json, &primes, plot);
+        return replot(json, &primes, args.plot.as_deref());
     }
     let start = Instant::now();
     let session = args.dev.session()?;
@@ -387,7 +388,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if !out.micro().is_empty() {
         print!("{}", out.micro_table());
     }
-    print!("{}", table(&out.records()));
+    print!("{}", table(&out.records(), &roof));
     eprintln!("{done} measurements in {}", fmt_secs(start.elapsed().as_secs_f64()));
     Ok(())
 }

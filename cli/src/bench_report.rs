@@ -127,9 +127,10 @@ impl Output {
     }
 }
 
-/// `srgfn bench --replot`: draws the plot of a file written by `--json`
-/// (every record, or those of `primes`), titled with the device it ran on.
-pub fn replot(json: &Path, primes: &[Prime], plot_path: &Path) -> Result<()> {
+/// `srgfn bench --replot`: the table of a file written by `--json` (every
+/// record, or those of `primes`) on stdout, and its plot, titled with the
+/// device it ran on, where `plot_path` is given.
+pub fn replot(json: &Path, primes: &[Prime], plot_path: Option<&Path>) -> Result<()> {
     #[derive(Deserialize)]
     struct Saved {
         device: String,
@@ -144,14 +145,21 @@ pub fn replot(json: &Path, primes: &[Prime], plot_path: &Path) -> Result<()> {
     if records.is_empty() {
         bail!("{}: no records{}", json.display(), if names.is_empty() { String::new() } else { format!(" of {}", names.join(", ")) });
     }
-    let title = saved.device.split(" (").next().unwrap_or(&saved.device).to_string();
-    plot(&records, &saved.roofline, plot_path, &title)
+    print!("{}", table(&records.iter().collect::<Vec<_>>(), &saved.roofline));
+    match plot_path {
+        Some(path) => plot(&records, &saved.roofline, path, saved.device.split(" (").next().unwrap_or(&saved.device)),
+        None => Ok(()),
+    }
 }
 
-/// The table, columns as wide as their longest entry.
-pub fn table(records: &[&Record]) -> String {
+/// The table, columns as wide as their longest entry: each record's median
+/// next to the two floors measured in the same run (the bytes at the copy
+/// bandwidth; the twiddle products at the product-core rate, "-" where the
+/// run measured none), the median over the larger floor, and the operation
+/// model's roofline as a share of the median.
+pub fn table(records: &[&Record], roof: &Roofline) -> String {
     let mut out = String::new();
-    let header = ["prime", "N", "variant", "median ms", "GB/s", "Gops/s", "roofline ms", "% roof"];
+    let header = ["prime", "N", "variant", "median ms", "memory floor ms", "core floor ms", "x floor", "% model"];
     let rows: Vec<[String; 8]> = records
         .iter()
         .map(|r| {
@@ -160,9 +168,9 @@ pub fn table(records: &[&Record]) -> String {
                 format!("2^{}", r.log_n),
                 r.variant.clone(),
                 format!("{:.4}", r.median_ms),
-                format!("{:.1}", r.gbs),
-                format!("{:.1}", r.gops),
-                format!("{:.4}", r.roofline_ms),
+                format!("{:.4}", r.memory_floor_ms(roof)),
+                if r.core_floor_ms > 0.0 { format!("{:.4}", r.core_floor_ms) } else { "-".into() },
+                format!("{:.2}", r.median_ms / r.floor_ms(roof)),
                 format!("{:.1}{}", r.pct_roofline, if r.pct_roofline > 100.0 { "*" } else { "" }),
             ]
         })
@@ -221,15 +229,29 @@ mod tests {
 
     #[test]
     fn the_table_is_aligned_and_flags_over_counting() {
+        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0, pipes: None };
         let recs = [record("srgfn-r2-local-wide64", 10, 40.0), record("baseline-smallprimes-s16-with-a-long-name", 12, 252.0)];
-        let text = table(&recs.iter().collect::<Vec<_>>());
+        let text = table(&recs.iter().collect::<Vec<_>>(), &roof);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[1].chars().count(), lines[0].chars().count(), "{text}");
         assert_eq!(lines[2].chars().count(), lines[0].chars().count(), "{text}");
         assert!(lines[2].ends_with("252.0*"), "{text}");
         assert!(lines[3].contains("over-counts"), "{text}");
-        assert!(!table(&[&recs[0]]).contains("over-counts"));
+        assert!(!table(&[&recs[0]], &roof).contains("over-counts"));
         assert!(record_line(&recs[1]).ends_with("252.0% of roofline (the operation model over-counts)"));
+    }
+
+    #[test]
+    fn the_table_sets_each_median_against_both_floors() {
+        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0, pipes: None };
+        // 2^20 bytes at 1000 GB/s: 0.0010 ms; core floor 0.6 ms; median 1.5 ms
+        let mut r = record("srgfn-r4-local-wide64", 20, 40.0);
+        let cells = |r: &Record| table(&[r], &roof).lines().nth(1).unwrap().split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(cells(&r)[3..7], ["1.5000", "0.0010", "0.6000", "2.50"], "{:?}", cells(&r));
+        // no core floor measured: "-", and the memory floor bounds the ratio
+        r.core_floor_ms = 0.0;
+        r.bytes = 1 << 30;
+        assert_eq!(cells(&r)[3..7], ["1.5000", "1.0737", "-", "1.40"], "{:?}", cells(&r));
     }
 
     #[test]

@@ -65,6 +65,11 @@ fn bench_prints_what_its_json_holds_in_an_aligned_table() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let svg = std::fs::read_to_string(&again).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("baseline-notrick"), "{svg}");
+    // without --plot it prints the run's table again: the same rows
+    let o = bench(&["--replot", json.to_str().unwrap()]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), out, "the replotted table differs from the run's");
+    assert!(out.lines().next().unwrap().contains("memory floor ms"), "{out}");
     let o = bench(&["--replot", json.to_str().unwrap(), "--prime", "(2^63+2^34)^8+1", "--plot", again.to_str().unwrap()]).output().unwrap();
     assert!(String::from_utf8_lossy(&o.stderr).contains("no records of (2^63+2^34)^8+1"), "{o:?}");
     // a malformed file is named with its line

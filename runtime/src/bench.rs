@@ -294,10 +294,15 @@ pub struct Record {
 }
 
 impl Record {
+    /// The memory floor: the bytes the plan moves at the measured copy bandwidth.
+    pub fn memory_floor_ms(&self, roof: &Roofline) -> f64 {
+        self.bytes as f64 / (roof.copy_gbs * 1e9) * 1e3
+    }
+
     /// The larger of the two measured floors: the bytes moved at the copy
     /// bandwidth, and the twiddle products at the product-core rate.
     pub fn floor_ms(&self, roof: &Roofline) -> f64 {
-        (self.bytes as f64 / (roof.copy_gbs * 1e9) * 1e3).max(self.core_floor_ms)
+        self.memory_floor_ms(roof).max(self.core_floor_ms)
     }
 }
 
