@@ -20,6 +20,7 @@ pub use field::{Digits, Field};
 pub use prime::{catalog, catalog_prime, Prime, PrimeInfo, Sign, SparseRadix, Term};
 pub mod emit;
 pub mod inspect;
+pub mod maps;
 pub mod plan;
 pub mod rules;
 pub mod smallprimes;

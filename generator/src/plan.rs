@@ -13,6 +13,7 @@ use serde::Serialize;
 use num_bigint::BigUint;
 
 use crate::error::SizeError;
+use crate::maps;
 use crate::prime::Prime;
 use crate::reference::naive_dft_with_root;
 use crate::spl::root;
@@ -33,18 +34,21 @@ pub struct Pass {
 }
 
 impl Pass {
-    /// Input index of slot t for work-item i (within one vector of length n).
+    /// Input index of slot t for work-item i (within one vector of length n):
+    /// [`maps::stockham_input`], as the kernels compute it.
     pub fn input(&self, n: usize, i: usize, t: usize) -> usize {
-        i + t * (n / self.radix)
+        maps::stockham_input().eval(&[0, n as u64, i as u64, t as u64, (n / self.radix) as u64]) as usize
     }
-    /// Output index of DFT output t for work-item i.
+    /// Output index of DFT output t for work-item i: [`maps::stockham_output`].
     pub fn output(&self, i: usize, t: usize) -> usize {
         let kappa = i % self.p;
-        (i - kappa) * self.radix + kappa + t * self.p
+        maps::stockham_output().eval(&[0, 0, i as u64, kappa as u64, t as u64, self.radix as u64, self.p as u64]) as usize
     }
-    /// Exponent e of ω_n in the twiddle of input t for work-item i.
+    /// Exponent e of ω_n in the twiddle of input t for work-item i:
+    /// [`maps::twiddle_exponent`] with the shift log2(n/(R·p)).
     pub fn twiddle_exponent(&self, n: usize, i: usize, t: usize) -> usize {
-        (n / (self.radix * self.p)) * t * (i % self.p)
+        let shift = (n / (self.radix * self.p)).trailing_zeros();
+        maps::twiddle_exponent().eval(&[t as u64, (i % self.p) as u64, shift as u64]) as usize
     }
 }
 

@@ -36,6 +36,7 @@ pub fn field(prime: &Prime, mul: super::MulForm, ptx: bool, segments: u32) -> Co
     c.insert("lazy_ops", &super::lazy::render_ops(&spec));
     c.insert("arith", &super::arith::render(&spec));
     c.insert("lazy_norm", &super::lazy::render_norm(&spec));
+    c.insert("stockham_maps", &crate::maps::render_macros());
     // the conversions' loops fully unrolled (every array index a constant) up to k = 16
     c.insert("mul_unroll", if prime.k() <= 16 { "    #pragma unroll" } else { "" });
     c

@@ -1,0 +1,227 @@
+//! The Stockham index maps as data: each map is an expression over named
+//! values, evaluated on the host ([`Pass`](crate::plan::Pass)) and printed as
+//! the C macro every pass kernel calls ([`render_macros`]), so the map a
+//! kernel runs is the map the host's plans and references use.
+//!
+//! A pass (R, p) on vectors of length n: block g = vec·(n/R) + i, T = n/R,
+//! κ = i mod p.  Input t of block i is element i + t·T of its vector, it is
+//! multiplied by w^((t·κ) << shift) (w^(2^log_t) = r; shift = log2(n/(R·p))),
+//! and output t is element (i − κ)·R + κ + t·p.
+
+use std::sync::OnceLock;
+
+/// An index expression in 64-bit unsigned arithmetic (OpenCL's `ulong`).
+#[derive(Clone, Debug)]
+pub enum Ix {
+    /// A parameter of the map, by name.
+    Var(&'static str),
+    /// a + b.
+    Add(Box<Ix>, Box<Ix>),
+    /// a − b (a ≥ b wherever the maps use it).
+    Sub(Box<Ix>, Box<Ix>),
+    /// a · b.
+    Mul(Box<Ix>, Box<Ix>),
+    /// a · 2^b.
+    Shl(Box<Ix>, Box<Ix>),
+    /// The value widened to 64 bits before the operation above it
+    /// (`(ulong)` in C: the kernels hold slot numbers as `uint`).
+    Wide(Box<Ix>),
+}
+
+fn var(name: &'static str) -> Ix {
+    Ix::Var(name)
+}
+fn add(a: Ix, b: Ix) -> Ix {
+    Ix::Add(Box::new(a), Box::new(b))
+}
+fn sub(a: Ix, b: Ix) -> Ix {
+    Ix::Sub(Box::new(a), Box::new(b))
+}
+fn mul(a: Ix, b: Ix) -> Ix {
+    Ix::Mul(Box::new(a), Box::new(b))
+}
+fn shl(a: Ix, b: Ix) -> Ix {
+    Ix::Shl(Box::new(a), Box::new(b))
+}
+fn wide(a: Ix) -> Ix {
+    Ix::Wide(Box::new(a))
+}
+
+impl Ix {
+    /// C's precedence of the expression's top operator (higher binds tighter).
+    fn precedence(&self) -> u8 {
+        match self {
+            Ix::Var(_) => 10,
+            Ix::Wide(_) => 9,
+            Ix::Mul(..) => 5,
+            Ix::Add(..) | Ix::Sub(..) => 4,
+            Ix::Shl(..) => 3,
+        }
+    }
+
+    /// The value with `args` bound to the parameters named in `params`.
+    pub fn eval(&self, params: &[&str], args: &[u64]) -> u64 {
+        let go = |x: &Ix| x.eval(params, args);
+        match self {
+            Ix::Var(v) => args[params.iter().position(|p| p == v).unwrap_or_else(|| panic!("no parameter {v}"))],
+            Ix::Add(a, b) => go(a).wrapping_add(go(b)),
+            Ix::Sub(a, b) => go(a).wrapping_sub(go(b)),
+            Ix::Mul(a, b) => go(a).wrapping_mul(go(b)),
+            Ix::Shl(a, b) => go(a) << go(b),
+            Ix::Wide(a) => go(a),
+        }
+    }
+
+    /// C text, every parameter in parentheses (a macro body): operands in
+    /// parentheses where C's precedence needs them, and the operands of a
+    /// shift always, for the reader.
+    pub fn c(&self) -> String {
+        let operand = |x: &Ix, min: u8| {
+            let s = x.c();
+            if x.precedence() < min {
+                format!("({s})")
+            } else {
+                s
+            }
+        };
+        match self {
+            Ix::Var(v) => format!("({v})"),
+            Ix::Wide(a) => format!("(ulong){}", operand(a, 10)),
+            // left-associative: a left operand of the same precedence needs none
+            Ix::Add(a, b) => format!("{} + {}", operand(a, 4), operand(b, 5)),
+            Ix::Sub(a, b) => format!("{} - {}", operand(a, 4), operand(b, 5)),
+            Ix::Mul(a, b) => format!("{} * {}", operand(a, 5), operand(b, 6)),
+            Ix::Shl(a, b) => format!("{} << {}", operand(a, 10), operand(b, 10)),
+        }
+    }
+}
+
+/// A named map: a C macro of its parameters, and its host evaluation.
+#[derive(Debug)]
+pub struct IndexMap {
+    /// The C macro's name.
+    pub name: &'static str,
+    /// The parameters, in the macro's order.
+    pub params: &'static [&'static str],
+    /// What the map computes.
+    pub expr: Ix,
+    /// One line for the generated source.
+    pub doc: &'static str,
+}
+
+impl IndexMap {
+    /// The map's value for these arguments (in the order of `params`).
+    pub fn eval(&self, args: &[u64]) -> u64 {
+        assert_eq!(args.len(), self.params.len(), "{} takes {} arguments", self.name, self.params.len());
+        self.expr.eval(self.params, args)
+    }
+
+    /// `#define NAME(params) (expression)`, after a comment line.
+    pub fn c_macro(&self) -> String {
+        format!("/* {} */\n#define {}({}) ({})\n", self.doc, self.name, self.params.join(", "), self.expr.c())
+    }
+}
+
+/// Element of input t of block i of vector vec: vec·n + i + t·T (T = n/R).
+pub fn stockham_input() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_IN",
+        params: &["vec", "n", "i", "t", "T"],
+        expr: add(add(mul(var("vec"), var("n")), var("i")), mul(wide(var("t")), var("T"))),
+        doc: "input t of block i of vector vec (length n, T = n/R blocks): element vec n + i + t T",
+    })
+}
+
+/// Element of output t of block i (κ = i mod p): vec·n + (i − κ)·R + κ + t·p.
+pub fn stockham_output() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_OUT",
+        params: &["vec", "n", "i", "kappa", "t", "R", "p"],
+        expr: add(
+            add(add(mul(var("vec"), var("n")), mul(sub(var("i"), var("kappa")), var("R"))), var("kappa")),
+            mul(wide(var("t")), var("p")),
+        ),
+        doc: "output t of block i (kappa = i mod p) of a pass (R, p): element vec n + (i - kappa) R + kappa + t p",
+    })
+}
+
+/// Exponent of w in the twiddle of input t of block i: (t·κ) << shift.
+pub fn twiddle_exponent() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_TW_EXP",
+        params: &["t", "kappa", "shift"],
+        expr: shl(mul(wide(var("t")), var("kappa")), var("shift")),
+        doc: "input t of block i (kappa = i mod p) is multiplied by w^((t kappa) << shift), shift = log2(n / (R p))",
+    })
+}
+
+/// The maps as C macros, for the kernels' shared header.
+pub fn render_macros() -> String {
+    let mut out = String::from("/* The Stockham index maps of a pass (R, p) (generator/src/maps.rs; block g = vec (n/R) + i) */\n");
+    for m in [stockham_input(), stockham_output(), twiddle_exponent()] {
+        out.push_str(&m.c_macro());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_macros_print_what_the_kernels_wrote_before() {
+        // the expressions of the kernels before the maps were data, parameters in parentheses
+        assert_eq!(stockham_input().expr.c(), "(vec) * (n) + (i) + (ulong)(t) * (T)");
+        assert_eq!(stockham_output().expr.c(), "(vec) * (n) + ((i) - (kappa)) * (R) + (kappa) + (ulong)(t) * (p)");
+        assert_eq!(twiddle_exponent().expr.c(), "((ulong)(t) * (kappa)) << (shift)");
+        let text = render_macros();
+        assert!(text.contains("#define SRGFN_IN(vec, n, i, t, T) ((vec) * (n) + (i) + (ulong)(t) * (T))\n"), "{text}");
+    }
+
+    #[test]
+    fn precedence_decides_the_parentheses() {
+        let e = mul(add(var("a"), var("b")), sub(var("c"), sub(var("d"), var("e"))));
+        assert_eq!(e.c(), "((a) + (b)) * ((c) - ((d) - (e)))");
+        assert_eq!(e.eval(&["a", "b", "c", "d", "e"], &[1, 2, 10, 4, 3]), 27);
+        let e = sub(sub(var("a"), var("b")), var("c"));
+        assert_eq!(e.c(), "(a) - (b) - (c)");
+        assert_eq!(e.eval(&["a", "b", "c"], &[10, 3, 2]), 5);
+    }
+
+    /// Every pass kernel reads, twiddles and writes through the macros, and
+    /// the header that defines them is the one each kernel file carries.
+    #[test]
+    fn every_pass_kernel_calls_the_maps() {
+        use crate::emit::{emit, MulForm};
+        use crate::rules::Radix;
+        for (expr, radix) in [("(2^64-2^50)^4+1", Radix::R2), ("(2^62+2^36)^16+1", Radix::R4), ("(2^63-2^40)^64+1", Radix::R4)] {
+            let prime = crate::Prime::parse(expr).unwrap();
+            let set = emit(&prime, radix, MulForm::Wide64).unwrap();
+            let dft: Vec<_> = set.files.iter().filter(|f| f.name.starts_with("dft")).collect();
+            assert!(dft.len() >= 2, "{expr}: {:?}", set.files.iter().map(|f| &f.name).collect::<Vec<_>>());
+            for f in dft {
+                assert!(f.source.contains(&render_macros()), "{expr} {}: no map definitions", f.name);
+                for m in ["SRGFN_IN(", "SRGFN_OUT(", "SRGFN_TW_EXP("] {
+                    assert!(f.source.matches(m).count() >= 2, "{expr} {}: {m} defined but not called", f.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_maps_evaluate_the_stockham_pass() {
+        // a pass (R, p) = (8, 4) on vectors of n = 256: T = 32
+        let (n, r, p, vec) = (256u64, 8u64, 4u64, 3u64);
+        for i in 0..n / r {
+            let kappa = i % p;
+            for t in 0..r {
+                assert_eq!(stockham_input().eval(&[vec, n, i, t, n / r]), vec * n + i + t * (n / r));
+                assert_eq!(stockham_output().eval(&[vec, n, i, kappa, t, r, p]), vec * n + (i - kappa) * r + kappa + t * p);
+                assert_eq!(twiddle_exponent().eval(&[t, kappa, 3]), t * kappa * 8);
+            }
+        }
+    }
+}
