@@ -154,9 +154,10 @@ pub fn replot(json: &Path, primes: &[Prime], plot_path: Option<&Path>) -> Result
 
 /// The table, columns as wide as their longest entry: each record's median
 /// next to the two floors measured in the same run (the bytes at the copy
-/// bandwidth; the twiddle products at the product-core rate, "-" where the
-/// run measured none), the median over the larger floor, and the operation
-/// model's roofline as a share of the median.
+/// bandwidth; the twiddle products at the product-core rate, "-" for
+/// baselines and where the run measured none, in parentheses where the
+/// transform beat it), the median over the larger floor that bounds it, and
+/// the operation model's roofline as a share of the median.
 pub fn table(records: &[&Record], roof: &Roofline) -> String {
     let mut out = String::new();
     let header = ["prime", "N", "variant", "median ms", "memory floor ms", "core floor ms", "x floor", "% model"];
@@ -169,7 +170,12 @@ pub fn table(records: &[&Record], roof: &Roofline) -> String {
                 r.variant.clone(),
                 format!("{:.4}", r.median_ms),
                 format!("{:.4}", r.memory_floor_ms(roof)),
-                if r.core_floor_ms > 0.0 { format!("{:.4}", r.core_floor_ms) } else { "-".into() },
+                match (r.core_floor_ms, r.binding_core_floor_ms()) {
+                    (c, _) if c <= 0.0 => "-".into(),
+                    (c, Some(_)) => format!("{c:.4}"),
+                    // faster than the floor: it bounds nothing here
+                    (c, None) => format!("({c:.4})"),
+                },
                 format!("{:.2}", r.median_ms / r.floor_ms(roof)),
                 format!("{:.1}{}", r.pct_roofline, if r.pct_roofline > 100.0 { "*" } else { "" }),
             ]
@@ -252,12 +258,17 @@ mod tests {
         r.core_floor_ms = 0.0;
         r.bytes = 1 << 30;
         assert_eq!(cells(&r)[3..7], ["1.5000", "1.0737", "-", "1.40"], "{:?}", cells(&r));
+        // a core floor above the median (products shared among work-items) bounds nothing
+        r.core_floor_ms = 3.0;
+        assert_eq!(cells(&r)[3..7], ["1.5000", "1.0737", "(3.0000)", "1.40"], "{:?}", cells(&r));
     }
 
     #[test]
     fn the_plot_shows_points_above_the_floor() {
         let path = std::env::temp_dir().join(format!("srgfn-plot-{}.svg", std::process::id()));
-        let recs = [record("a", 10, 40.0), record("a", 11, 252.0)];
+        let mut recs = [record("a", 10, 40.0), record("a", 11, 252.0)];
+        // a memory floor of 3.78 ms against the median's 1.5: the bytes' model over-counts
+        recs[1].bytes = 3_780_000_000;
         let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0, pipes: None };
         plot(&recs, &roof, &path, "test").unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();

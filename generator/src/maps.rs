@@ -5,8 +5,13 @@
 //!
 //! A pass (R, p) on vectors of length n: block g = vec·(n/R) + i, T = n/R,
 //! κ = i mod p.  Input t of block i is element i + t·T of its vector, it is
-//! multiplied by w^((t·κ) << shift) (w^(2^log_t) = r; shift = log2(n/(R·p))),
-//! and output t is element (i − κ)·R + κ + t·p.
+//! multiplied by w^((t·κ) << shift), and output t is element
+//! (i − κ)·R + κ + t·p.  With ω_n = w^(2^shift'), shift' = log2(n/(R·p)) gives
+//! the exponent of ω_n ([`Pass::twiddle_exponent`](crate::plan::Pass::twiddle_exponent));
+//! the kernels' table root w also covers n ≤ K, so they take the shift of
+//! `PlanShape::twiddle_shift`, which adds log2(2k/n) there.  n, R and p are
+//! powers of two with R·p dividing n (every plan's passes; the runtime refuses
+//! other shapes).
 
 use std::sync::OnceLock;
 
@@ -60,6 +65,9 @@ impl Ix {
     }
 
     /// The value with `args` bound to the parameters named in `params`.
+    /// Panics on a name missing from `params` and on a shift by 64 or more
+    /// (undefined in C): the maps below name only their parameters, and
+    /// their shifts stay below 64 for every pass shape.
     pub fn eval(&self, params: &[&str], args: &[u64]) -> u64 {
         let go = |x: &Ix| x.eval(params, args);
         match self {
@@ -67,7 +75,10 @@ impl Ix {
             Ix::Add(a, b) => go(a).wrapping_add(go(b)),
             Ix::Sub(a, b) => go(a).wrapping_sub(go(b)),
             Ix::Mul(a, b) => go(a).wrapping_mul(go(b)),
-            Ix::Shl(a, b) => go(a) << go(b),
+            Ix::Shl(a, b) => {
+                let s = go(b);
+                go(a).checked_shl(u32::try_from(s).unwrap_or(u32::MAX)).unwrap_or_else(|| panic!("a shift by {s} >= 64 in {self:?}"))
+            }
             Ix::Wide(a) => go(a),
         }
     }
@@ -110,7 +121,8 @@ pub struct IndexMap {
 }
 
 impl IndexMap {
-    /// The map's value for these arguments (in the order of `params`).
+    /// The map's value for these arguments (in the order of `params`);
+    /// panics on a wrong number of arguments.
     pub fn eval(&self, args: &[u64]) -> u64 {
         assert_eq!(args.len(), self.params.len(), "{} takes {} arguments", self.name, self.params.len());
         self.expr.eval(self.params, args)
@@ -191,12 +203,25 @@ mod tests {
         assert_eq!(e.eval(&["a", "b", "c"], &[10, 3, 2]), 5);
     }
 
-    /// Every pass kernel reads, twiddles and writes through the macros, and
+    /// Every pass kernel reads, twiddles and writes through the macros (the
+    /// fused kernel's two-level output is written out beside `SRGFN_OUT`), and
     /// the header that defines them is the one each kernel file carries.
     #[test]
     fn every_pass_kernel_calls_the_maps() {
         use crate::emit::{emit, MulForm};
         use crate::rules::Radix;
+        // the code alone: the maps' definitions and every comment dropped
+        fn code(src: &str) -> String {
+            let src = src.replace(&render_macros(), "");
+            let mut out = String::new();
+            let mut rest = src.as_str();
+            while let Some(a) = rest.find("/*") {
+                out.push_str(&rest[..a]);
+                rest = rest[a..].find("*/").map_or("", |b| &rest[a + b + 2..]);
+            }
+            out.push_str(rest);
+            out
+        }
         for (expr, radix) in [("(2^64-2^50)^4+1", Radix::R2), ("(2^62+2^36)^16+1", Radix::R4), ("(2^63-2^40)^64+1", Radix::R4)] {
             let prime = crate::Prime::parse(expr).unwrap();
             let set = emit(&prime, radix, MulForm::Wide64).unwrap();
@@ -204,8 +229,11 @@ mod tests {
             assert!(dft.len() >= 2, "{expr}: {:?}", set.files.iter().map(|f| &f.name).collect::<Vec<_>>());
             for f in dft {
                 assert!(f.source.contains(&render_macros()), "{expr} {}: no map definitions", f.name);
-                for m in ["SRGFN_IN(", "SRGFN_OUT(", "SRGFN_TW_EXP("] {
-                    assert!(f.source.matches(m).count() >= 2, "{expr} {}: {m} defined but not called", f.name);
+                let calls = code(&f.source);
+                let maps: &[&str] =
+                    if f.name.contains("fused") { &["SRGFN_IN(", "SRGFN_TW_EXP("] } else { &["SRGFN_IN(", "SRGFN_OUT(", "SRGFN_TW_EXP("] };
+                for m in maps {
+                    assert!(calls.contains(m), "{expr} {}: {m} defined but not called", f.name);
                 }
             }
         }

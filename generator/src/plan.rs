@@ -45,9 +45,12 @@ impl Pass {
         maps::stockham_output().eval(&[0, 0, i as u64, kappa as u64, t as u64, self.radix as u64, self.p as u64]) as usize
     }
     /// Exponent e of ω_n in the twiddle of input t for work-item i:
-    /// [`maps::twiddle_exponent`] with the shift log2(n/(R·p)).
+    /// [`maps::twiddle_exponent`] with the shift log2(n/(R·p)).  Panics unless
+    /// R·p divides n and n/(R·p) is a power of two (true of every plan's passes).
     pub fn twiddle_exponent(&self, n: usize, i: usize, t: usize) -> usize {
-        let shift = (n / (self.radix * self.p)).trailing_zeros();
+        let ratio = n / (self.radix * self.p);
+        assert!(ratio.is_power_of_two() && ratio * self.radix * self.p == n, "no pass ({}, {}) on vectors of {n}", self.radix, self.p);
+        let shift = ratio.trailing_zeros();
         maps::twiddle_exponent().eval(&[t as u64, (i % self.p) as u64, shift as u64]) as usize
     }
 }

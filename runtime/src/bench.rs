@@ -299,10 +299,20 @@ impl Record {
         self.bytes as f64 / (roof.copy_gbs * 1e9) * 1e3
     }
 
+    /// The core floor where it bounds this record: the product-core rate is
+    /// that of one element per work-item, and a variant that shares each
+    /// element's products among work-items (the digits variant at k ≥ 64)
+    /// runs faster than that floor, which then bounds nothing.  None where no
+    /// micro-benchmark ran or the transform beat it.
+    pub fn binding_core_floor_ms(&self) -> Option<f64> {
+        (self.core_floor_ms > 0.0 && self.core_floor_ms <= self.median_ms).then_some(self.core_floor_ms)
+    }
+
     /// The larger of the two measured floors: the bytes moved at the copy
-    /// bandwidth, and the twiddle products at the product-core rate.
+    /// bandwidth, and the twiddle products at the product-core rate where
+    /// that bounds the record ([`Record::binding_core_floor_ms`]).
     pub fn floor_ms(&self, roof: &Roofline) -> f64 {
-        self.memory_floor_ms(roof).max(self.core_floor_ms)
+        self.memory_floor_ms(roof).max(self.binding_core_floor_ms().unwrap_or(0.0))
     }
 }
 

@@ -370,6 +370,12 @@ impl FieldKernels {
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
+    /// Words of a twiddle table of `entries` entries laid out for `variant`
+    /// (`Variant::table_words`), or None beyond the host's addresses.
+    fn table_words(&self, variant: Variant, entries: u64) -> Option<usize> {
+        usize::try_from(entries).ok()?.checked_mul(variant.table_words(self.prime.k(), 1))
+    }
+
     fn dft_program(&self, n: usize) -> Result<srgfn_gen::unroll::Program> {
         if n == self.base_size() {
             return Ok(self.set.program.clone());

@@ -125,12 +125,6 @@ impl FieldKernels {
         self.aux_1d("pointwise.cl", "from_binary", n, &[Arg::Buf(b), Arg::Buf(x), Arg::U64(plane), Arg::U64(count), Arg::U64(n)])
     }
 
-    /// Words of a twiddle table of `entries` entries laid out for `variant`
-    /// (`Variant::table_words`), or None beyond the host's addresses.
-    pub(super) fn table_words(&self, variant: Variant, entries: u64) -> Option<usize> {
-        usize::try_from(entries).ok()?.checked_mul(variant.table_words(self.prime.k(), 1))
-    }
-
     /// `W[t] ← A[t >> log_c]·B[t mod 2^log_c]` for t < n (A and B digit-major,
     /// W element-major as the passes read it), laid out for `variant`: then
     /// every entry's suffix sums where it reads them (`Variant::table_words`,
