@@ -54,8 +54,16 @@ struct StageCtx {
     butterflies: Vec<BfCtx>,
 }
 
-/// The context of a DFT_R pass kernel of a variant.
-pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments: u32) -> Result<Context, super::EmitError> {
+/// The context of a DFT_R pass kernel of a variant, with twiddles or
+/// without (the first pass).
+pub fn dft(
+    prime: &Prime,
+    prog: &Program,
+    name: &str,
+    variant: Variant,
+    segments: u32,
+    twiddled: bool,
+) -> Result<Context, super::EmitError> {
     let k = prime.k();
     let stages: Vec<StageCtx> = prog
         .stages
@@ -76,8 +84,9 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments
     c.insert("desc", &prog.descriptor());
     c.insert("w4", &((k / 2) as u32));
     c.insert("out_slots", &prog.output_slots);
-    // f_mul_lazy exists where f_mul is straight-line code
-    c.insert("mul_lazy", &super::arith::ArithSpec::new(prime, super::MulForm::Wide64, false).unrolled_mul());
+    let mul_lazy = has_mul_lazy(prime);
+    c.insert("mul_lazy", &mul_lazy);
+    c.insert("twiddled", &twiddled);
     c.insert("out_shifts", &prog.output_shifts);
     if variant != Variant::Local {
         c.insert("max_bf", &stages.iter().map(|s| s.butterflies.len()).max().unwrap_or(1));
@@ -85,8 +94,8 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments
         c.insert("stages", &stages);
     }
     match variant {
-        Variant::Local => super::local::context(k, name, prog, &mut c)?,
-        Variant::Table => super::table::context(k, name, prog, &mut c)?,
+        Variant::Local => super::local::context(k, name, prog, twiddle_put(twiddled, mul_lazy), &mut c)?,
+        Variant::Table => super::table::context(k, name, prog, twiddle_put(twiddled, mul_lazy), &mut c)?,
         Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);
@@ -95,4 +104,25 @@ pub fn dft(prime: &Prime, prog: &Program, name: &str, variant: Variant, segments
         }
     }
     Ok(c)
+}
+
+/// Whether the prime's field code has f_mul_lazy: where f_mul is
+/// straight-line code (the same for every f_mul form).
+pub(super) fn has_mul_lazy(prime: &Prime) -> bool {
+    super::arith::ArithSpec::new(prime, super::MulForm::Wide64, false).unrolled_mul()
+}
+
+/// The local and table kernels' twiddled store of an input t of block i
+/// (κ = i mod p): w^e with e = SRGFN_TW_EXP(t, κ, tw_shift), nonzero only
+/// for t > 0 and κ > 0; the variant gives the index of a digit.
+fn twiddle_put(twiddled: bool, mul_lazy: bool) -> impl Fn(&dyn Fn(&str) -> String, usize) -> String {
+    move |index_of_digit, indent| {
+        super::twiddle_put::TwiddlePut {
+            exponent: twiddled.then_some("SRGFN_TW_EXP(t, kappa, tw_shift)"),
+            guard: twiddled.then_some("t > 0 && kappa > 0"),
+            index_of_digit,
+            mul_lazy,
+        }
+        .render(indent)
+    }
 }

@@ -93,7 +93,8 @@ pub fn name(program: &Program) -> String {
 }
 
 /// Everything the fused template prints for one DFT_R program.
-pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<FusedShape, EmitError> {
+/// `mul_lazy`: whether f_mul_lazy exists (straight-line f_mul).
+pub fn context(k: usize, name: &str, program: &Program, mul_lazy: bool, ctx: &mut tera::Context) -> Result<FusedShape, EmitError> {
     local::check_program(program)?;
     let shape = FusedShape::of(k, program).ok_or_else(|| {
         EmitError::Unsupported(format!("two levels of DFT_{} do not fit {LOCAL_MAX_BYTES} bytes of local memory for k = {k}", program.size))
@@ -108,14 +109,24 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("lmem_words", &shape.words());
     ctx.insert("lmem_bytes", &shape.bytes());
     ctx.insert("stages", &local::stage_cases(k, name, program, shape.positions));
+    // the loaded input (a, b) of a superblock, digit D at `at` + D·digit_stride: level 1 twiddles
+    // input b of column a by w^((b κ) << tw_shift), level 2 input a of row t0 by
+    // w^((a (t0 p + κ)) << tw_shift2); every element computes its exponent
+    let digit_stride = shape.digit_stride;
+    let at = |digit: &str| format!("at + {digit} * {digit_stride}");
+    for (key, e) in [("twiddle_put_1", "SRGFN_TW_EXP(b, kappa, tw_shift)"), ("twiddle_put_2", "SRGFN_TW_EXP(a, t0 * p + kappa, tw_shift2)")]
+    {
+        let put = super::twiddle_put::TwiddlePut { exponent: Some(e), guard: None, index_of_digit: &at, mul_lazy };
+        ctx.insert(key, &put.render(12));
+    }
     Ok(shape)
 }
 
 /// The self-contained file of the fused DFT_R kernel and its manifest entry.
 pub fn kernel(prime: &Prime, program: &Program, header: &str, segments: u32) -> Result<(EmittedFile, KernelEntry), EmitError> {
     let name = name(program);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments)?;
-    let shape = context(prime.k(), &name, program, &mut ctx)?;
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, true)?;
+    let shape = context(prime.k(), &name, program, super::context::has_mul_lazy(prime), &mut ctx)?;
     let sig = super::sig::fused_pass(&name);
     ctx.insert("params", &sig.c_params_for(segments));
     ctx.insert("prologue", &sig.prologue(segments));

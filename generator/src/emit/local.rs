@@ -156,9 +156,20 @@ pub(super) fn check_program(program: &Program) -> Result<(), EmitError> {
 }
 
 /// Everything the local template prints for one DFT_R program.
-pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
+/// `twiddle_put(index_of_digit, indent)` renders the twiddled store of the
+/// loaded input t (`super::twiddle_put`).
+pub(super) fn context(
+    k: usize,
+    name: &str,
+    program: &Program,
+    twiddle_put: impl Fn(&dyn Fn(&str) -> String, usize) -> String,
+    ctx: &mut tera::Context,
+) -> Result<(), EmitError> {
     check_program(program)?;
     let shape = LocalShape::of(k, program);
+    // slot t, digit D of block `lane`
+    let (stride, groups) = (shape.slot_stride, shape.groups);
+    ctx.insert("twiddle_put", &twiddle_put(&|digit: &str| format!("t * {stride} + {digit} * {groups} + lane"), 12));
     let w = shape.positions;
     ctx.insert("groups", &shape.groups);
     ctx.insert("positions", &w);

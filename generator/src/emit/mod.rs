@@ -18,6 +18,7 @@ mod ptx_model;
 mod series;
 pub mod sig;
 mod table;
+mod twiddle_put;
 
 use std::sync::OnceLock;
 
@@ -451,8 +452,7 @@ pub fn dft_kernel(
     let mut src = String::new();
     let mut entries = Vec::new();
     for (kname, twiddled) in kernels {
-        let mut ctx = context::dft(prime, program, &kname, variant, segments)?;
-        ctx.insert("twiddled", &twiddled);
+        let mut ctx = context::dft(prime, program, &kname, variant, segments, twiddled)?;
         if variant == Variant::Digits {
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }

@@ -93,8 +93,17 @@ pub(super) fn require_no_output_shifts(variant: &str, program: &Program) -> Resu
 }
 
 /// Everything the table template prints for one DFT_R program.
-pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context) -> Result<(), EmitError> {
+/// `twiddle_put(index_of_digit, indent)` renders the twiddled store of the
+/// loaded input t (`super::twiddle_put`).
+pub(super) fn context(
+    k: usize,
+    name: &str,
+    program: &Program,
+    twiddle_put: impl Fn(&dyn Fn(&str) -> String, usize) -> String,
+    ctx: &mut tera::Context,
+) -> Result<(), EmitError> {
     require_no_output_shifts("table", program)?;
+    ctx.insert("twiddle_put", &twiddle_put(&|digit: &str| format!("SLOT(t, {digit}, gi)"), 8));
     let (groups, tpd) = shape(k, program.size);
     let stages: Vec<StageCtx> = program
         .stages

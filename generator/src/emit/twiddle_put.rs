@@ -1,0 +1,120 @@
+//! The second half of a twiddled load, shared by the local, table and fused
+//! kernels: the loaded element u (canonical) times w^e = r^s·W[tt], where
+//! e = s·2^log_t + tt, becomes lazy digits (f_mul_lazy, or f_mul where that
+//! is a loop), and the factor r^s is a rotated store into local memory: digit
+//! d lands at digit `SRGFN_ROT_TO(d, s)` of its slot, negated where it
+//! wrapped once (`SRGFN_ROT_NEG`).  Each kernel gives the exponent, when it
+//! can be nonzero, and where a digit of the slot lives.
+
+/// One kernel's twiddled store of the element in `u`.
+pub(super) struct TwiddlePut<'a> {
+    /// The exponent e of w, a C `ulong` expression; None where the kernel
+    /// has no twiddles (the first pass): the element is stored as it is.
+    pub exponent: Option<&'a str>,
+    /// A C condition outside which e = 0 (the multiplication skipped without
+    /// computing e), or None to compute e for every element.
+    pub guard: Option<&'a str>,
+    /// The local-memory index of digit `rot` (a C expression) of the slot.
+    pub index_of_digit: &'a dyn Fn(&str) -> String,
+    /// Whether f_mul_lazy exists (straight-line f_mul, k ≤ 32).
+    pub mul_lazy: bool,
+}
+
+impl TwiddlePut<'_> {
+    /// The statements, each line indented by `indent` spaces.
+    pub(super) fn render(&self, indent: usize) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        let split = |e: &str| format!("const ulong e = {e}, tt = e & ((((ulong)1) << log_t) - 1);");
+        let rotation = "(uint)(e >> log_t) & (2 * SRGFN_K - 1)";
+        let product = |lines: &mut Vec<String>, pad: &str| {
+            lines.push(format!("{pad}if (tt) {{"));
+            lines.push(format!("{pad}    digit_t w[SRGFN_K];"));
+            lines.push(format!("{pad}    load_tw(w, W, tt);"));
+            if self.mul_lazy {
+                lines.push(format!("{pad}    f_mul_lazy(ul, uh, u, w);"));
+            } else {
+                lines.push(format!("{pad}    f_mul(u, u, w);"));
+                lines.push(format!("{pad}    for (int d = 0; d < SRGFN_K; d++) ul[d] = u[d];"));
+            }
+            lines.push(format!("{pad}}}"));
+        };
+        let lazy_copy = ["ulong ul[SRGFN_K];", "int uh[SRGFN_K];", "for (int d = 0; d < SRGFN_K; d++) { ul[d] = u[d]; uh[d] = 0; }"];
+        match (self.exponent, self.guard) {
+            (Some(e), None) => {
+                lines.push(split(e));
+                lines.push(format!("const uint rot = {rotation};"));
+                lines.extend(lazy_copy.map(String::from));
+                product(&mut lines, "");
+            }
+            (e, guard) => {
+                lines.push("uint rot = 0;".into());
+                lines.extend(lazy_copy.map(String::from));
+                if let Some(e) = e {
+                    lines.push(format!("if ({}) {{", guard.unwrap_or("1")));
+                    lines.push(format!("    {}", split(e)));
+                    lines.push(format!("    rot = {rotation};"));
+                    product(&mut lines, "    ");
+                    lines.push("}".into());
+                }
+            }
+        }
+        lines.push("#pragma unroll".into());
+        lines.push("for (uint d = 0; d < SRGFN_K; d++) {".into());
+        lines.push(format!("    const uint idx = {};", (self.index_of_digit)("SRGFN_ROT_TO(d, rot)")));
+        lines.push("    ulong l = ul[d];".into());
+        lines.push("    int h = uh[d];".into());
+        lines.push("    if (SRGFN_ROT_NEG(d, rot)) SRGFN_LZ_SUB(l, h, (ulong)0, 0, ul[d], uh[d]);".into());
+        lines.push("    SL[idx] = l;".into());
+        lines.push("    SH[idx] = (char)h;".into());
+        lines.push("}".into());
+        if self.exponent.is_some() && self.guard.is_none() {
+            // its own block: e, tt and rot may not clash with the kernel's names
+            lines =
+                std::iter::once("{".to_string()).chain(lines.into_iter().map(|l| format!("    {l}"))).chain(["}".to_string()]).collect();
+        }
+        let pad = " ".repeat(indent);
+        lines.iter().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_guarded_and_unguarded_forms() {
+        let at = |rot: &str| format!("SLOT(t, {rot}, gi)");
+        let put = |exponent, guard, mul_lazy, indent| TwiddlePut { exponent, guard, index_of_digit: &at, mul_lazy }.render(indent);
+        let guarded = put(Some("EXP"), Some("t > 0 && kappa > 0"), true, 0);
+        let lines: Vec<&str> = guarded.lines().collect();
+        assert_eq!(lines[0], "uint rot = 0;", "{guarded}");
+        assert_eq!(
+            lines[4..7],
+            [
+                "if (t > 0 && kappa > 0) {",
+                "    const ulong e = EXP, tt = e & ((((ulong)1) << log_t) - 1);",
+                "    rot = (uint)(e >> log_t) & (2 * SRGFN_K - 1);"
+            ]
+        );
+        assert!(
+            guarded.contains("f_mul_lazy(ul, uh, u, w);") && guarded.contains("const uint idx = SLOT(t, SRGFN_ROT_TO(d, rot), gi);"),
+            "{guarded}"
+        );
+        // unguarded: its own block, indented
+        let always = put(Some("EXP"), None, false, 4);
+        let lines: Vec<&str> = always.lines().collect();
+        assert_eq!(
+            lines[..3],
+            [
+                "    {",
+                "        const ulong e = EXP, tt = e & ((((ulong)1) << log_t) - 1);",
+                "        const uint rot = (uint)(e >> log_t) & (2 * SRGFN_K - 1);"
+            ]
+        );
+        assert_eq!(lines[lines.len() - 1], "    }");
+        assert!(always.contains("f_mul(u, u, w);") && !always.contains("f_mul_lazy"), "{always}");
+        // no twiddles: the element stored as it is
+        let first = put(None, None, true, 0);
+        assert!(!first.contains("load_tw") && !first.contains("const ulong e") && first.contains("SRGFN_ROT_TO(d, rot)"), "{first}");
+    }
+}
