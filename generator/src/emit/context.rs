@@ -94,8 +94,8 @@ pub fn dft(
         c.insert("stages", &stages);
     }
     match variant {
-        Variant::Local => super::local::context(k, name, prog, twiddle_put(twiddled, mul_lazy), &mut c)?,
-        Variant::Table => super::table::context(k, name, prog, twiddle_put(twiddled, mul_lazy), &mut c)?,
+        Variant::Local => super::local::context(k, name, prog, (twiddled, mul_lazy), &mut c)?,
+        Variant::Table => super::table::context(k, name, prog, (twiddled, mul_lazy), &mut c)?,
         Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);
@@ -110,19 +110,4 @@ pub fn dft(
 /// straight-line code (the same for every f_mul form).
 pub(super) fn has_mul_lazy(prime: &Prime) -> bool {
     super::arith::ArithSpec::new(prime, super::MulForm::Wide64, false).unrolled_mul()
-}
-
-/// The local and table kernels' twiddled store of an input t of block i
-/// (κ = i mod p): w^e with e = SRGFN_TW_EXP(t, κ, tw_shift), nonzero only
-/// for t > 0 and κ > 0; the variant gives the index of a digit.
-fn twiddle_put(twiddled: bool, mul_lazy: bool) -> impl Fn(&dyn Fn(&str) -> String, usize) -> String {
-    move |index_of_digit, indent| {
-        super::twiddle_put::TwiddlePut {
-            exponent: twiddled.then_some("SRGFN_TW_EXP(t, kappa, tw_shift)"),
-            guard: twiddled.then_some("t > 0 && kappa > 0"),
-            index_of_digit,
-            mul_lazy,
-        }
-        .render(indent)
-    }
 }

@@ -16,6 +16,7 @@
 
 use serde::Serialize;
 
+use super::twiddle_put::TwiddlePut;
 use super::EmitError;
 use crate::unroll::Program;
 
@@ -156,20 +157,24 @@ pub(super) fn check_program(program: &Program) -> Result<(), EmitError> {
 }
 
 /// Everything the local template prints for one DFT_R program.
-/// `twiddle_put(index_of_digit, indent)` renders the twiddled store of the
-/// loaded input t (`super::twiddle_put`).
+/// `(twiddled, mul_lazy)`: whether the kernel has twiddles (not the first
+/// pass) and whether f_mul_lazy exists, for its twiddled store
+/// (`TwiddlePut::pass_input`).
 pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
-    twiddle_put: impl Fn(&dyn Fn(&str) -> String, usize) -> String,
+    (twiddled, mul_lazy): (bool, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
     check_program(program)?;
     let shape = LocalShape::of(k, program);
     // slot t, digit D of block `lane`
     let (stride, groups) = (shape.slot_stride, shape.groups);
-    ctx.insert("twiddle_put", &twiddle_put(&|digit: &str| format!("t * {stride} + {digit} * {groups} + lane"), 12));
+    ctx.insert(
+        "twiddle_put",
+        &TwiddlePut::pass_input(twiddled, mul_lazy, &|digit: &str| format!("t * {stride} + {digit} * {groups} + lane")).render(12),
+    );
     let w = shape.positions;
     ctx.insert("groups", &shape.groups);
     ctx.insert("positions", &w);

@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use super::local::lazy_bf;
+use super::twiddle_put::TwiddlePut;
 use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
 use crate::unroll::Program;
 
@@ -93,17 +94,18 @@ pub(super) fn require_no_output_shifts(variant: &str, program: &Program) -> Resu
 }
 
 /// Everything the table template prints for one DFT_R program.
-/// `twiddle_put(index_of_digit, indent)` renders the twiddled store of the
-/// loaded input t (`super::twiddle_put`).
+/// `(twiddled, mul_lazy)`: whether the kernel has twiddles (not the first
+/// pass) and whether f_mul_lazy exists, for its twiddled store
+/// (`TwiddlePut::pass_input`).
 pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
-    twiddle_put: impl Fn(&dyn Fn(&str) -> String, usize) -> String,
+    (twiddled, mul_lazy): (bool, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
     require_no_output_shifts("table", program)?;
-    ctx.insert("twiddle_put", &twiddle_put(&|digit: &str| format!("SLOT(t, {digit}, gi)"), 8));
+    ctx.insert("twiddle_put", &TwiddlePut::pass_input(twiddled, mul_lazy, &|digit: &str| format!("SLOT(t, {digit}, gi)")).render(8));
     let (groups, tpd) = shape(k, program.size);
     let stages: Vec<StageCtx> = program
         .stages

@@ -20,7 +20,19 @@ pub(super) struct TwiddlePut<'a> {
     pub mul_lazy: bool,
 }
 
-impl TwiddlePut<'_> {
+impl<'a> TwiddlePut<'a> {
+    /// A Stockham pass's input t of block i (κ = i mod p), as the local and
+    /// table kernels load it: e = SRGFN_TW_EXP(t, κ, tw_shift), nonzero only
+    /// for t > 0 and κ > 0, and none in the first pass (`twiddled` false).
+    pub(super) fn pass_input(twiddled: bool, mul_lazy: bool, index_of_digit: &'a dyn Fn(&str) -> String) -> Self {
+        TwiddlePut {
+            exponent: twiddled.then_some("SRGFN_TW_EXP(t, kappa, tw_shift)"),
+            guard: twiddled.then_some("t > 0 && kappa > 0"),
+            index_of_digit,
+            mul_lazy,
+        }
+    }
+
     /// The statements, each line indented by `indent` spaces.
     pub(super) fn render(&self, indent: usize) -> String {
         let mut lines: Vec<String> = Vec::new();
