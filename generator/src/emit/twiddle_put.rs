@@ -38,7 +38,9 @@ impl<'a> TwiddlePut<'a> {
         let mut lines: Vec<String> = Vec::new();
         let split = |e: &str| format!("const ulong e = {e}, tt = e & ((((ulong)1) << log_t) - 1);");
         let rotation = "(uint)(e >> log_t) & (2 * SRGFN_K - 1)";
+        // SRGFN_ABLATE_PRODUCTS (a build option, for measurements only): the product skipped
         let product = |lines: &mut Vec<String>, pad: &str| {
+            lines.push("#ifndef SRGFN_ABLATE_PRODUCTS".into());
             lines.push(format!("{pad}if (tt) {{"));
             lines.push(format!("{pad}    digit_t w[SRGFN_K];"));
             lines.push(format!("{pad}    load_tw(w, W, tt);"));
@@ -49,6 +51,7 @@ impl<'a> TwiddlePut<'a> {
                 lines.push(format!("{pad}    for (int d = 0; d < SRGFN_K; d++) ul[d] = u[d];"));
             }
             lines.push(format!("{pad}}}"));
+            lines.push("#endif".into());
         };
         let lazy_copy = ["ulong ul[SRGFN_K];", "int uh[SRGFN_K];", "for (int d = 0; d < SRGFN_K; d++) { ul[d] = u[d]; uh[d] = 0; }"];
         match (self.exponent, self.guard) {
