@@ -61,16 +61,19 @@ impl<'a> TwiddlePut<'a> {
                 lines.extend(lazy_copy.map(String::from));
                 product(&mut lines, "");
             }
-            (e, guard) => {
+            (Some(e), Some(guard)) => {
                 lines.push("uint rot = 0;".into());
                 lines.extend(lazy_copy.map(String::from));
-                if let Some(e) = e {
-                    lines.push(format!("if ({}) {{", guard.unwrap_or("1")));
-                    lines.push(format!("    {}", split(e)));
-                    lines.push(format!("    rot = {rotation};"));
-                    product(&mut lines, "    ");
-                    lines.push("}".into());
-                }
+                lines.push(format!("if ({guard}) {{"));
+                lines.push(format!("    {}", split(e)));
+                lines.push(format!("    rot = {rotation};"));
+                product(&mut lines, "    ");
+                lines.push("}".into());
+            }
+            // no twiddles: the element as it is (rot = 0 keeps one store loop for every form)
+            (None, _) => {
+                lines.push("uint rot = 0;".into());
+                lines.extend(lazy_copy.map(String::from));
             }
         }
         lines.push("#pragma unroll".into());
