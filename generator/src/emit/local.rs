@@ -16,6 +16,7 @@
 
 use serde::Serialize;
 
+use super::butterfly::{self, Butterfly};
 use super::twiddle_put::TwiddlePut;
 use super::EmitError;
 use crate::unroll::Program;
@@ -50,72 +51,6 @@ impl LocalShape {
     }
 }
 
-/// Lazy digit i of the element held in arrays `name`l / `name`h.
-fn d(name: &str, i: usize) -> (String, String) {
-    (format!("{name}l[{i}]"), format!("{name}h[{i}]"))
-}
-
-/// (x, y) ← (a + r^s b, a − r^s b) on lazy elements, s constant: digit i of
-/// r^s b is ± b_{(i − s) mod k}, negated when it wrapped an odd number of times.
-pub fn lazy_bf(k: usize, s: u32, a: &str, b: &str, x: &str, y: &str) -> Vec<String> {
-    let s = s as usize % (2 * k);
-    let (q, neg) = (s % k, s >= k);
-    (0..k)
-        .map(|i| {
-            let j = (i + k - q) % k;
-            let minus = (i < q) ^ neg;
-            let (al, ah) = d(a, i);
-            let (bl, bh) = d(b, j);
-            let (xl, xh) = d(x, i);
-            let (yl, yh) = d(y, i);
-            let (first, second) = if minus { ("SUB", "ADD") } else { ("ADD", "SUB") };
-            format!("SRGFN_LZ_{first}({xl}, {xh}, {al}, {ah}, {bl}, {bh}); SRGFN_LZ_{second}({yl}, {yh}, {al}, {ah}, {bl}, {bh});")
-        })
-        .collect()
-}
-
-/// The straight-line code of one butterfly of the program: read its slots,
-/// compute, write them back (radix 2 or 4; DFT_4 as four radix-2 butterflies).
-fn butterfly_code(k: usize, name: &str, slots: &[usize], shifts: &[u32]) -> Vec<String> {
-    let mut v = vec!["{".to_string()];
-    let vars = ["a", "b", "c", "e"];
-    let decl: Vec<String> = vars[..slots.len()].iter().map(|x| format!("{x}l[SRGFN_K]")).collect();
-    let declh: Vec<String> = vars[..slots.len()].iter().map(|x| format!("{x}h[SRGFN_K]")).collect();
-    v.push(format!("    ulong {}; int {};", decl.join(", "), declh.join(", ")));
-    for (x, &q) in vars.iter().zip(slots) {
-        v.push(format!("    {name}_GET({x}l, {x}h, {q});"));
-    }
-    let mut body = Vec::new();
-    let out: Vec<&str> = if slots.len() == 2 {
-        body.push("ulong xl[SRGFN_K], yl[SRGFN_K]; int xh[SRGFN_K], yh[SRGFN_K];".to_string());
-        body.extend(lazy_bf(k, shifts[1], "a", "b", "x", "y"));
-        vec!["x", "y"]
-    } else {
-        // inputs (a, b, c, e) times r^(0, s1, s2, s3); ω_4 = r^(k/2)
-        let (s1, s2, s3) = (shifts[1] as usize, shifts[2] as usize, shifts[3] as usize);
-        let m = |s: usize| (s % (2 * k)) as u32;
-        body.push(
-            "ulong t0l[SRGFN_K], t1l[SRGFN_K], u0l[SRGFN_K], u1l[SRGFN_K], x0l[SRGFN_K], x1l[SRGFN_K], x2l[SRGFN_K], x3l[SRGFN_K];"
-                .to_string(),
-        );
-        body.push(
-            "int t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K], x0h[SRGFN_K], x1h[SRGFN_K], x2h[SRGFN_K], x3h[SRGFN_K];"
-                .to_string(),
-        );
-        body.extend(lazy_bf(k, m(s2), "a", "c", "t0", "t1"));
-        body.extend(lazy_bf(k, m(s3 + 2 * k - s1), "b", "e", "u0", "u1"));
-        body.extend(lazy_bf(k, m(s1), "t0", "u0", "x0", "x2"));
-        body.extend(lazy_bf(k, m(s1 + k / 2), "t1", "u1", "x1", "x3"));
-        vec!["x0", "x1", "x2", "x3"]
-    };
-    v.extend(body.into_iter().map(|l| format!("    {l}")));
-    for (x, &q) in out.iter().zip(slots) {
-        v.push(format!("    {name}_PUT({q}, {x}l, {x}h);"));
-    }
-    v.push("}".to_string());
-    v
-}
-
 #[derive(Serialize)]
 pub(super) struct Case {
     pos: usize,
@@ -128,7 +63,8 @@ pub(super) struct StageCtx {
 }
 
 /// The `switch (position)` cases of every stage of `program`: butterfly b of a
-/// stage in case b mod `positions`, through the macros `{name}_GET`/`_PUT`.
+/// stage in case b mod `positions`, scheduled digit by digit through the
+/// macros `{name}_GETD`/`_PUTD` (`butterfly.rs`).
 pub(super) fn stage_cases(k: usize, name: &str, program: &Program, positions: usize) -> Vec<StageCtx> {
     program
         .stages
@@ -136,7 +72,7 @@ pub(super) fn stage_cases(k: usize, name: &str, program: &Program, positions: us
         .map(|st| {
             let mut code: Vec<Vec<String>> = vec![Vec::new(); positions];
             for (b, bf) in st.butterflies.iter().enumerate() {
-                code[b % positions].extend(butterfly_code(k, name, &bf.slots, &bf.shifts));
+                code[b % positions].extend(butterfly::code(&Butterfly::of(k, &bf.slots, &bf.shifts), name));
             }
             let cases = code
                 .into_iter()

@@ -5,6 +5,7 @@
 
 pub mod arith;
 mod auxiliary;
+mod butterfly;
 mod context;
 mod defaults;
 pub mod digits;

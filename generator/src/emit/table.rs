@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::local::lazy_bf;
+use super::butterfly::lazy_bf;
 use super::twiddle_put::TwiddlePut;
 use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
 use crate::unroll::Program;
