@@ -255,16 +255,32 @@ impl PlanShape {
         words * 8
     }
 
-    /// Bytes one forward transform moves through device memory: each launch
-    /// reads and writes the data once, and each twiddled pass reads its
-    /// twiddles (at most one table entry per element, in the layout of
-    /// [`PlanShape::with_table_for`]: k words, 3k with suffix sums).
+    /// The twiddle-table entries `pass` reads: W\[tt\] for tt = e mod 2^log_t
+    /// nonzero, e = (t·κ) << s for t < R, κ < p, s = [`PlanShape::twiddle_shift`]
+    /// (tt = 0 is no load).  Every tt is a multiple of 2^s below the table,
+    /// which has span = table_len >> s of them, and t = 1 alone gives the
+    /// first p; as R·p·2^s = N and the table is N/K long, span = R·p/K ≤ p for
+    /// every pass (R ≤ K), so the pass reads exactly span − 1 entries.
+    /// (Were p < span, p − 1 would be a lower bound.)
+    pub fn twiddle_entries(&self, pass: &Pass) -> usize {
+        if self.table_len <= 1 {
+            return 0;
+        }
+        let span = self.table_len >> self.twiddle_shift(pass);
+        pass.p.min(span).saturating_sub(1)
+    }
+
+    /// Bytes one forward transform must move through device memory: each
+    /// launch reads and writes the data once, and each twiddled pass reads
+    /// each table entry it uses ([`PlanShape::twiddle_entries`]) once, in the
+    /// layout of [`PlanShape::with_table_for`] (k words, 3k with suffix sums).
+    /// Entries that several blocks share come from the L2 cache at best, so
+    /// this is a floor on the traffic, not an estimate of it.
     pub fn bytes_moved(&self) -> u64 {
         let data = (self.n * self.batch * self.k * 8) as u64;
         let entry_words = self.table_words.checked_div(self.table_len).unwrap_or(self.k);
-        let twiddles = (self.n * self.batch * entry_words * 8) as u64;
-        let twiddled = self.passes.iter().filter(|p| p.p > 1).count() as u64;
-        2 * data * self.launches().len() as u64 + twiddled * twiddles
+        let entries: usize = self.passes.iter().map(|p| self.twiddle_entries(p)).sum();
+        2 * data * self.launches().len() as u64 + (entries * entry_words * 8) as u64
     }
 
     /// Runs the plan on the host with BigUint arithmetic (a naive DFT_R per
@@ -334,20 +350,49 @@ mod tests {
     use super::*;
     use crate::emit::Variant;
 
-    /// A twiddled pass reads one table entry per element in the variant's
-    /// layout: the digits variant's entries carry 2k words of suffix sums more.
+    /// Each twiddled pass reads each table entry it uses once, in the
+    /// variant's layout: the digits variant's entries carry 2k words of
+    /// suffix sums more.
     #[test]
     fn bytes_moved_counts_the_table_entries_of_the_variant() {
         let prime = crate::catalog_prime(32).unwrap();
         for log_n in [6, 12, 20] {
             let shape = PlanShape::new(prime, log_n, 2).unwrap();
-            let twiddled = shape.passes.iter().filter(|p| p.p > 1).count() as u64;
-            assert_eq!(twiddled == 0, log_n == 6, "N = K has no twiddled pass");
+            let entries: usize = shape.passes.iter().map(|p| shape.twiddle_entries(p)).sum();
+            assert_eq!(entries == 0, log_n == 6, "N = K has no twiddled pass");
             let (elements, launches) = ((shape.n * 2) as u64, shape.launches().len() as u64);
             let local = shape.clone().with_table_for(Variant::Local).bytes_moved();
             let digits = shape.with_table_for(Variant::Digits).bytes_moved();
-            assert_eq!(local, (2 * launches + twiddled) * elements * 32 * 8, "log_n = {log_n}");
-            assert_eq!(digits - local, twiddled * elements * 2 * 32 * 8, "log_n = {log_n}");
+            assert_eq!(local, (2 * launches * elements + entries as u64) * 32 * 8, "log_n = {log_n}");
+            assert_eq!(digits - local, entries as u64 * 2 * 32 * 8, "log_n = {log_n}");
+        }
+    }
+
+    /// The entries a pass reads, against the host's own exponents (every
+    /// block i and input t through `Pass::twiddle_exponent`, in units of the
+    /// table root w, ω_N = w^(table_len·K/N)), for every catalog prime up to
+    /// k = 32 and sizes with several passes: the last pass reads every
+    /// nonzero entry of the table.
+    #[test]
+    fn twiddle_entries_are_the_distinct_nonzero_table_indices() {
+        for (k, log_n) in [(2usize, 9u32), (2, 12), (4, 12), (4, 13), (8, 13), (8, 9), (16, 14), (32, 13)] {
+            let prime = crate::catalog_prime(k).unwrap();
+            let shape = PlanShape::new(prime, log_n, 1).unwrap();
+            let w_per_omega = shape.table_len * shape.k * 2 / shape.n;
+            for pass in &shape.passes {
+                let mut set = std::collections::BTreeSet::new();
+                for i in 0..shape.n / pass.radix {
+                    for t in 0..pass.radix {
+                        let tt = (pass.twiddle_exponent(shape.n, i, t) * w_per_omega) % shape.table_len;
+                        if tt != 0 {
+                            set.insert(tt);
+                        }
+                    }
+                }
+                assert_eq!(shape.twiddle_entries(pass), set.len(), "k = {k}, 2^{log_n}, pass {pass:?}");
+            }
+            let last = shape.passes.last().unwrap();
+            assert_eq!(shape.twiddle_entries(last), shape.table_len - 1, "k = {k}, 2^{log_n}");
         }
     }
 }
