@@ -12,11 +12,18 @@
 //! passes it replaces.
 //!
 //! Local memory: element (a, b), digit d of superblock sb at
-//! d·digit_stride + sb·block_stride + b·row + a (row = R + 1, odd strides so
-//! that a warp's columns and rows fall in different banks).
+//! d·digit_stride + sb·block_stride + b·row + a, with row ≥ R and
+//! block_stride ≥ R·row padded so that a warp's columns and rows, and the
+//! loads and stores, fall on as few wavefronts as the bank model
+//! (`banks.rs`) finds (v20c; before, row = R + 1 and block_stride =
+//! R·row + 1).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 
+use super::banks;
 use super::local::{self, LocalShape, GROUPS};
 use super::{EmitError, EmittedFile, KernelEntry, Variant, LOCAL_MAX_BYTES};
 use crate::prime::Prime;
@@ -25,6 +32,18 @@ use crate::unroll::Program;
 /// Work-items a fused work-group aims for (H200, v9: 256 made k = 2 and 4
 /// 4–10% faster than one warp's worth of superblocks, 64 and 128 work-items).
 pub const FUSED_THREADS: usize = 256;
+
+/// Words of padding the layout search tries above R (row stride) and R·row
+/// (superblock stride).
+pub const PAD_RANGE: usize = 16;
+
+/// Searched shapes by (k, R, radix), for [`FusedShape::of`].
+type Memo = Mutex<HashMap<(usize, usize, usize), Option<FusedShape>>>;
+
+fn memo() -> &'static Memo {
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    MEMO.get_or_init(Memo::default)
+}
 
 /// The work-group shape of the fused kernel of a DFT_R program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -49,9 +68,27 @@ pub struct FusedShape {
 impl FusedShape {
     /// The shape for elements of k digits and the DFT_R program: the most
     /// superblocks for [`FUSED_THREADS`] work-items that fit
-    /// [`LOCAL_MAX_BYTES`], at least a warp's worth (32 / R); `None` when R
-    /// columns do not fit a warp or that many superblocks do not fit.
+    /// [`LOCAL_MAX_BYTES`], at least a warp's worth (32 / R), padded with the
+    /// row and superblock strides ([`PAD_RANGE`] words above R and R·row)
+    /// that give the fewest modelled wavefronts ([`FusedShape::wavefronts`];
+    /// then the least memory); `None` when R columns do not fit a warp or that
+    /// many superblocks do not fit.
+    ///
+    /// Remembered per (k, R, radix of the program) for the process: the
+    /// search models a few hundred layouts (8–20 ms), and the runtime asks
+    /// for the shape at every fused launch.
     pub fn of(k: usize, program: &Program) -> Option<FusedShape> {
+        let key = (k, program.size, program.radix.number());
+        if let Some(&shape) = memo().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return shape;
+        }
+        let shape = Self::search(k, program);
+        memo().lock().unwrap_or_else(|e| e.into_inner()).insert(key, shape);
+        shape
+    }
+
+    /// [`FusedShape::of`] without the memo.
+    fn search(k: usize, program: &Program) -> Option<FusedShape> {
         let radix = program.size;
         if !(2..=GROUPS).contains(&radix) {
             return None;
@@ -60,10 +97,21 @@ impl FusedShape {
         let least = GROUPS / radix;
         let mut blocks = (FUSED_THREADS / (radix * positions)).max(least);
         loop {
-            let row = radix + 1;
-            let block_stride = radix * row + 1;
-            let shape = FusedShape { radix, blocks, positions, row, block_stride, digit_stride: blocks * block_stride + 1, k };
-            if shape.bytes() <= LOCAL_MAX_BYTES {
+            let padded = (radix..=radix + PAD_RANGE).flat_map(|row| (radix * row..=radix * row + PAD_RANGE).map(move |bs| (row, bs)));
+            let best = padded
+                .map(|(row, block_stride)| FusedShape {
+                    radix,
+                    blocks,
+                    positions,
+                    row,
+                    block_stride,
+                    digit_stride: blocks * block_stride + 1,
+                    k,
+                })
+                .filter(|shape| shape.bytes() <= LOCAL_MAX_BYTES)
+                .map(|shape| (shape.wavefronts(program), shape))
+                .min_by(|(wa, a), (wb, b)| wa.total_cmp(wb).then(a.words().cmp(&b.words())));
+            if let Some((_, shape)) = best {
                 return Some(shape);
             }
             if blocks == least {
@@ -72,6 +120,38 @@ impl FusedShape {
             blocks /= 2;
         }
     }
+    /// Modelled local-memory wavefronts of one launch per element and digit
+    /// (`banks.rs`), the lanes of a warp mapped as the template maps them:
+    /// both levels' stages (each stage reads and writes every element once;
+    /// a warp's lanes are the columns, then the rows, of 32 / R superblocks),
+    /// the loads (one write), the level-2 twiddles (a read and a write) and
+    /// the stores (one read; superblocks fastest, as for p ≥ blocks).
+    pub fn wavefronts(&self, program: &Program) -> f64 {
+        let (r, blocks, row, bs) = (self.radix, self.blocks, self.row, self.block_stride);
+        let out = &program.output_slots;
+        let per_slot = 2.0 * program.stages.len() as f64 / r as f64;
+        let mut total = 0.0;
+        for q in 0..r {
+            let level1: Vec<usize> = (0..GROUPS).map(|l| (l / r) * bs + l % r + q * row).collect();
+            let level2: Vec<usize> = (0..GROUPS).map(|l| (l / r) * bs + out[l % r] * row + q).collect();
+            total += per_slot * (banks::wavefronts_lazy(&level1) + banks::wavefronts_lazy(&level2)) as f64;
+        }
+        // element j of the work-group: superblock j mod blocks, then (s mod R, s / R) for s = j / blocks
+        let elements = blocks * r * r;
+        let warps = (elements / GROUPS) as f64;
+        for j0 in (0..elements).step_by(GROUPS) {
+            let lanes = |f: &dyn Fn(usize, usize, usize) -> usize| -> usize {
+                let idx: Vec<usize> = (j0..j0 + GROUPS).map(|j| f(j % blocks, (j / blocks) % r, j / blocks / r)).collect();
+                banks::wavefronts_lazy(&idx)
+            };
+            let load = lanes(&|sb, a, b| sb * bs + b * row + a);
+            let twiddle = lanes(&|sb, a, t0| sb * bs + out[t0] * row + a);
+            let store = lanes(&|sb, t0, t2| sb * bs + out[t0] * row + out[t2]);
+            total += (load + 2 * twiddle + store) as f64 / warps;
+        }
+        total
+    }
+
     /// Work-items of a work-group: one per column of its superblocks and
     /// butterfly position.
     pub fn threads(&self) -> usize {
@@ -167,5 +247,42 @@ mod tests {
             }
         }
         assert!(FusedShape::of(16, &Program::unroll(16, Radix::R2).unwrap()).is_none());
+    }
+
+    /// The remembered shape is the searched one, and the first question
+    /// leaves it in the memo, so later ones (the runtime asks at every fused
+    /// launch) do not search again.
+    #[test]
+    fn shapes_are_remembered() {
+        for (k, radix) in [(4, Radix::R2), (8, Radix::R4)] {
+            let p = Program::unroll(k, radix).unwrap();
+            let first = FusedShape::of(k, &p);
+            assert_eq!(first, FusedShape::search(k, &p));
+            assert_eq!(memo().lock().unwrap().get(&(k, p.size, radix.number())), Some(&first));
+            assert_eq!(FusedShape::of(k, &p), first);
+        }
+    }
+
+    /// The padding search never models more wavefronts than the padding of
+    /// v9 (row = R + 1, block_stride = R·row + 1), keeps the layout's
+    /// invariants (a column fits a row, a superblock its stride), and finds
+    /// fewer for k = 4 and 8, whose v9 layout puts two superblocks of a
+    /// half-warp on the same banks.
+    #[test]
+    fn padding_has_the_fewest_modelled_wavefronts() {
+        for k in [2usize, 4, 8] {
+            for radix in [Radix::R2, Radix::R4] {
+                let p = Program::unroll(k, radix).unwrap();
+                let s = FusedShape::of(k, &p).unwrap();
+                let row = s.radix + 1;
+                let v9 = FusedShape { row, block_stride: s.radix * row + 1, digit_stride: s.blocks * (s.radix * row + 1) + 1, ..s };
+                let (new, old) = (s.wavefronts(&p), v9.wavefronts(&p));
+                assert!(s.row >= s.radix && s.block_stride >= s.radix * s.row && s.digit_stride > s.blocks * s.block_stride, "{s:?}");
+                assert!(new <= old, "k = {k} radix {}: {new} > {old}", radix.number());
+                if k >= 4 {
+                    assert!(new < 0.9 * old, "k = {k} radix {}: {new} against {old}", radix.number());
+                }
+            }
+        }
     }
 }

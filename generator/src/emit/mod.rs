@@ -5,6 +5,7 @@
 
 pub mod arith;
 mod auxiliary;
+mod banks;
 mod butterfly;
 mod context;
 mod defaults;
