@@ -200,7 +200,34 @@ pub fn table(records: &[&Record], roof: &Roofline) -> String {
     if records.iter().any(|r| r.pct_roofline > 100.0) {
         out.push_str(&format!("* above 100%: {OVER_COUNT} for this kernel (its roofline time is too high), docs/performance.md\n"));
     }
+    out.push_str(&gaps_note(records));
     out
+}
+
+/// Records whose median run spent over a fifth of its time, and at least
+/// 20 µs, between its kernels (the median runs from the first kernel's start
+/// to the last one's end, `busy_ms` sums the kernels): host work between
+/// launches or launch latency, which the floors do not bound.  Empty when
+/// none; else a line naming the worst three.
+pub fn gaps_note(records: &[&Record]) -> String {
+    let gap = |r: &Record| r.median_ms - r.busy_ms;
+    let mut gapped: Vec<&Record> =
+        records.iter().copied().filter(|r| r.busy_ms > 0.0 && gap(r) > 0.02 && gap(r) > 0.2 * r.median_ms).collect();
+    if gapped.is_empty() {
+        return String::new();
+    }
+    gapped.sort_by(|a, b| (gap(b) / b.median_ms).total_cmp(&(gap(a) / a.median_ms)));
+    let worst: Vec<String> = gapped
+        .iter()
+        .take(3)
+        .map(|r| format!("{} 2^{} {} ({:.4} ms, kernels {:.4})", r.prime, r.log_n, r.variant, r.median_ms, r.busy_ms))
+        .collect();
+    format!(
+        "gaps: {} of {} records spent over 20% of the median between kernels (host work or launch latency), e.g. {}\n",
+        gapped.len(),
+        records.len(),
+        worst.join("; ")
+    )
 }
 
 #[cfg(test)]
@@ -245,6 +272,29 @@ mod tests {
         assert!(lines[3].contains("over-counts"), "{text}");
         assert!(!table(&[&recs[0]], &roof).contains("over-counts"));
         assert!(record_line(&recs[1]).ends_with("252.0% of roofline (the operation model over-counts)"));
+    }
+
+    /// A median far above the kernels' busy time is named (the fused
+    /// launches of one v20c run spent 99% of it in host work); a few per
+    /// cent of launch gaps are not.
+    #[test]
+    fn the_table_names_records_that_wait_between_kernels() {
+        let roof = Roofline { copy_gbs: 1000.0, mul_gops: 1000.0, add_gops: 1000.0, pipes: None };
+        let fine = record("srgfn-r2-local-wide64", 20, 40.0);
+        let mut slow = record("srgfn-r2-local-fused-wide64", 16, 40.0);
+        slow.median_ms = 132.0;
+        slow.busy_ms = 0.096;
+        // 0.01 ms of gaps in a 0.03 ms run: over a fifth, under 20 µs
+        let mut tiny = record("srgfn-r2-local-wide64", 12, 40.0);
+        tiny.median_ms = 0.03;
+        tiny.busy_ms = 0.02;
+        assert_eq!(gaps_note(&[&fine, &tiny]), "");
+        let text = table(&[&fine, &slow, &tiny], &roof);
+        let note = text.lines().last().unwrap();
+        assert!(
+            note.starts_with("gaps: 1 of 3 records") && note.contains("2^16 srgfn-r2-local-fused-wide64 (132.0000 ms, kernels 0.0960)"),
+            "{text}"
+        );
     }
 
     #[test]
