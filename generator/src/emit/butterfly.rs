@@ -261,8 +261,10 @@ mod tests {
         };
         let mut checked = 0;
         for k in [2usize, 4, 8, 16, 32] {
-            for radix in [Radix::R2, Radix::R4] {
-                let p = Program::unroll_size(k, 2 * k, radix).unwrap();
+            // every DFT_n the kernels emit: n = 2k, and the smaller passes of sizes that are not powers of 2k
+            for (radix, n) in [Radix::R2, Radix::R4].into_iter().flat_map(|r| (1..=(2 * k).trailing_zeros()).map(move |e| (r, 1usize << e)))
+            {
+                let p = Program::unroll_size(k, n, radix).unwrap();
                 for st in &p.stages {
                     for b in &st.butterflies {
                         let bf = Butterfly::of(k, &b.slots, &b.shifts);
@@ -282,7 +284,7 @@ mod tests {
                         let mut want = mem.clone();
                         run(&bf, &reference(&bf), &mut want);
                         run(&bf, &steps, &mut mem);
-                        assert_eq!(mem, want, "k = {k} radix {} slots {:?} shifts {:?}", radix.number(), b.slots, b.shifts);
+                        assert_eq!(mem, want, "k = {k} DFT_{n} radix {} slots {:?} shifts {:?}", radix.number(), b.slots, b.shifts);
                         checked += 1;
                     }
                 }

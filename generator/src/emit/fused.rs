@@ -37,8 +37,8 @@ pub const FUSED_THREADS: usize = 256;
 /// (superblock stride).
 pub const PAD_RANGE: usize = 16;
 
-/// Searched shapes by (k, R, radix), for [`FusedShape::of`].
-type Memo = Mutex<HashMap<(usize, usize, usize), Option<FusedShape>>>;
+/// Searched shapes by (k, R, radix, formula), for [`FusedShape::of`].
+type Memo = Mutex<HashMap<(usize, usize, usize, String), Option<FusedShape>>>;
 
 fn memo() -> &'static Memo {
     static MEMO: OnceLock<Memo> = OnceLock::new();
@@ -74,11 +74,11 @@ impl FusedShape {
     /// then the least memory); `None` when R columns do not fit a warp or that
     /// many superblocks do not fit.
     ///
-    /// Remembered per (k, R, radix of the program) for the process: the
+    /// Remembered per program (k, R, radix and formula) for the process: the
     /// search models a few hundred layouts (8–20 ms), and the runtime asks
     /// for the shape at every fused launch.
     pub fn of(k: usize, program: &Program) -> Option<FusedShape> {
-        let key = (k, program.size, program.radix.number());
+        let key = (k, program.size, program.radix.number(), program.formula.to_string());
         if let Some(&shape) = memo().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return shape;
         }
@@ -120,8 +120,10 @@ impl FusedShape {
             blocks /= 2;
         }
     }
-    /// Modelled local-memory wavefronts of one launch per element and digit
-    /// (`banks.rs`), the lanes of a warp mapped as the template maps them:
+
+    /// Modelled local-memory wavefronts of one launch per warp's worth of
+    /// elements (32) and digit (`banks.rs`), the lanes of a warp mapped as
+    /// the template maps them:
     /// both levels' stages (each stage reads and writes every element once;
     /// a warp's lanes are the columns, then the rows, of 32 / R superblocks),
     /// the loads (one write), the level-2 twiddles (a read and a write) and
@@ -258,7 +260,7 @@ mod tests {
             let p = Program::unroll(k, radix).unwrap();
             let first = FusedShape::of(k, &p);
             assert_eq!(first, FusedShape::search(k, &p));
-            assert_eq!(memo().lock().unwrap().get(&(k, p.size, radix.number())), Some(&first));
+            assert_eq!(memo().lock().unwrap().get(&(k, p.size, radix.number(), p.formula.to_string())), Some(&first));
             assert_eq!(FusedShape::of(k, &p), first);
         }
     }
