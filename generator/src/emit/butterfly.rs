@@ -160,28 +160,17 @@ pub(super) fn schedule(bf: &Butterfly) -> Vec<Step> {
         for (m, &out) in bf.outputs.iter().enumerate() {
             let dig = Dig { var: out, digit };
             ensure(dig, bf, &producer, &slot_of, &mut st);
-            // the operations run so far no longer need their operands
-            let pending = pending_uses(bf, &st.done);
+            // the input digit this write overwrites, if an operation not yet run still reads it
             let slot = bf.slots[m];
             let victim = Dig { var: bf.inputs[m], digit };
-            if pending.get(&victim).copied().unwrap_or(0) > 0 && st.read.insert(victim) {
+            let needed = bf.ops.iter().zip(&st.done).any(|(op, &done)| !done && (op.a == victim || op.b == victim));
+            if needed && st.read.insert(victim) {
                 st.steps.push(Step::Get { slot, dig: victim });
             }
             st.steps.push(Step::Put { slot, dig });
         }
     }
     st.steps
-}
-
-/// Uses of each digit by the operations not yet run.
-fn pending_uses(bf: &Butterfly, done: &[bool]) -> HashMap<Dig, usize> {
-    let mut uses: HashMap<Dig, usize> = HashMap::new();
-    for (op, _) in bf.ops.iter().zip(done).filter(|(_, &d)| !d) {
-        for d in [op.a, op.b] {
-            *uses.entry(d).or_default() += 1;
-        }
-    }
-    uses
 }
 
 /// The butterfly as C for a kernel whose template defines
