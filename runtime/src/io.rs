@@ -3,8 +3,9 @@
 //!
 //! Files are streamed in blocks: a reader thread reads the next block while
 //! every core parses the current one, and output is formatted on every core
-//! while a writer thread writes the previous block.  Files are written
-//! atomically (a temporary file in the same folder, then a rename).
+//! while a writer thread writes the previous block.  Regular files are written
+//! atomically (a temporary file in the same folder, then a rename); anything else
+//! that exists (`/dev/null`, a FIFO, a terminal) is written in place.
 
 use std::io::{Read, Write};
 use std::ops::Range;
@@ -337,19 +338,49 @@ fn write_blocks(path: Option<&Path>, blocks: impl Iterator<Item = Vec<u8>>, prog
             _ => Err(Error::io("cannot write to standard output", e)),
         });
     };
-    let tmp = temporary_path(path);
+    let target = match destination(path) {
+        Destination::InPlace => {
+            let file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(path);
+            return file
+                .and_then(|file| write_stream(file, blocks, progress))
+                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e));
+        }
+        Destination::Replace(target) => target,
+    };
+    let tmp = temporary_path(&target);
     let result = (|| -> std::io::Result<()> {
         let mut file = std::fs::File::create(&tmp)?;
         write_stream(&mut file, blocks, progress)?;
         // no fsync: the rename makes the write atomic for a failed or killed
         // run, and syncing hundreds of MB would dominate large outputs
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, &target)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(Error::io(format!("cannot write {}", path.display()), e));
     }
     Ok(())
+}
+
+/// How a write to a path lands.
+#[derive(Debug, PartialEq)]
+enum Destination {
+    /// A regular file, existing or new: replaced atomically by renaming a temporary file
+    /// onto this path (a symbolic link's target, so the link stays a link).
+    Replace(std::path::PathBuf),
+    /// Something else that exists (`/dev/null`, a FIFO, a terminal) or a dangling link:
+    /// opened and written in place.  A rename would replace the device node or pipe itself
+    /// (as root, `--output /dev/null` once turned `/dev/null` into a regular file).
+    InPlace,
+}
+
+fn destination(path: &Path) -> Destination {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Destination::Replace(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())),
+        Ok(_) => Destination::InPlace,
+        Err(_) if std::fs::symlink_metadata(path).is_ok() => Destination::InPlace,
+        Err(_) => Destination::Replace(path.to_path_buf()),
+    }
 }
 
 fn write_stream<W: Write + Send>(mut sink: W, blocks: impl Iterator<Item = Vec<u8>>, progress: Progress) -> std::io::Result<()> {
@@ -379,8 +410,9 @@ fn temporary_path(path: &Path) -> std::path::PathBuf {
     dir.join(format!(".{name}.tmp-{}", std::process::id()))
 }
 
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename),
-/// so an interrupted run leaves no partial file.
+/// Writes `bytes` to `path`: atomically where it is a regular file or new (temporary file in
+/// the same folder, then rename), so an interrupted run leaves no partial file; in place where
+/// it is a device or a pipe (`/dev/null`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_blocks(Some(path), std::iter::once(bytes.to_vec()), &no_progress)
 }
@@ -468,5 +500,67 @@ mod tests {
         let values: Vec<BigUint> = (0..100_000u64).map(|i| BigUint::from(i) << (i % 400)).collect();
         let text = text_of(&values);
         assert_eq!(read_text_from(&text[..], "t", &prime(), &no_progress).unwrap(), values);
+    }
+
+    /// A fresh, empty folder for one test.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("srgfn-io-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn writes_replace_regular_files_and_follow_links() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("links");
+        let (file, link) = (dir.join("out.txt"), dir.join("link.txt"));
+        write_atomic(&file, b"old").unwrap();
+        symlink(&file, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert_eq!(std::fs::read(&file).unwrap(), b"new");
+        assert_eq!(destination(&dir.join("fresh")), Destination::Replace(dir.join("fresh")));
+        // a dangling link is written through, creating its target
+        let (gone, dangling) = (dir.join("gone.txt"), dir.join("dangling.txt"));
+        symlink(&gone, &dangling).unwrap();
+        write_atomic(&dangling, b"x").unwrap();
+        assert_eq!(std::fs::read(&gone).unwrap(), b"x");
+        // a folder is an error naming the path, never replaced
+        let err = write_atomic(&dir, b"x").unwrap_err().to_string();
+        assert!(err.contains(&dir.display().to_string()), "{err}");
+        assert!(dir.is_dir());
+        // only the written files are left: no temporary files
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["dangling.txt", "gone.txt", "link.txt", "out.txt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writes_to_pipes_and_devices_go_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("fifo");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.map(|s| s.success()).unwrap_or(false) {
+            let reader = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || std::fs::read(fifo).unwrap())
+            };
+            write_text(Some(&fifo), &[BigUint::from(3u32), BigUint::from(4u32)], &no_progress).unwrap();
+            // checked before joining: a rename over the FIFO would leave the reader waiting
+            assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO stays a FIFO");
+            assert_eq!(reader.join().unwrap(), b"3\n4\n");
+        }
+        // /dev/null stays a device (a rename over it, as root, replaced it with a regular file)
+        let null = Path::new("/dev/null");
+        if std::fs::metadata(null).map(|m| m.file_type().is_char_device()).unwrap_or(false) {
+            assert_eq!(destination(null), Destination::InPlace);
+            write_atomic(null, b"nothing").unwrap();
+            assert!(std::fs::metadata(null).unwrap().file_type().is_char_device());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
