@@ -370,7 +370,7 @@ enum Destination {
     Replace(std::path::PathBuf),
     /// Something else that exists (`/dev/null`, a FIFO, a terminal) or a dangling link:
     /// opened and written in place.  A rename would replace the device node or pipe itself
-    /// (as root, `--output /dev/null` once turned `/dev/null` into a regular file).
+    /// (as root, a rename onto `/dev/null` leaves a regular file there).
     InPlace,
 }
 
