@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use super::banks;
 use super::local::{self, LocalShape, GROUPS};
+use super::table::require_no_output_shifts;
 use super::{EmitError, EmittedFile, KernelEntry, Variant, LOCAL_MAX_BYTES};
 use crate::prime::Prime;
 use crate::unroll::Program;
@@ -177,7 +178,7 @@ pub fn name(program: &Program) -> String {
 /// Everything the fused template prints for one DFT_R program.
 /// `mul_lazy`: whether f_mul_lazy exists (straight-line f_mul).
 pub fn context(k: usize, name: &str, program: &Program, mul_lazy: bool, ctx: &mut tera::Context) -> Result<FusedShape, EmitError> {
-    local::check_program(program)?;
+    require_no_output_shifts("local", program)?;
     let shape = FusedShape::of(k, program).ok_or_else(|| {
         EmitError::Unsupported(format!("two levels of DFT_{} do not fit {LOCAL_MAX_BYTES} bytes of local memory for k = {k}", program.size))
     })?;

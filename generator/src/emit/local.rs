@@ -17,6 +17,7 @@
 use serde::Serialize;
 
 use super::butterfly::{self, Butterfly};
+use super::table::require_no_output_shifts;
 use super::twiddle_put::TwiddlePut;
 use super::EmitError;
 use crate::unroll::Program;
@@ -84,14 +85,6 @@ pub(super) fn stage_cases(k: usize, name: &str, program: &Program, positions: us
         .collect()
 }
 
-/// The local variant needs programs whose outputs need no final shift.
-pub(super) fn check_program(program: &Program) -> Result<(), EmitError> {
-    if program.output_shifts.iter().any(|&s| s != 0) {
-        return Err(EmitError::Unsupported(format!("the local variant needs a program without output shifts ({})", program.formula)));
-    }
-    Ok(())
-}
-
 /// Everything the local template prints for one DFT_R program.
 /// `(twiddled, mul_lazy)`: whether the kernel has twiddles (not the first
 /// pass) and whether f_mul_lazy exists, for its twiddled store
@@ -103,7 +96,7 @@ pub(super) fn context(
     (twiddled, mul_lazy): (bool, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
-    check_program(program)?;
+    require_no_output_shifts("local", program)?;
     let shape = LocalShape::of(k, program);
     // slot t, digit D of block `lane`
     let (stride, groups) = (shape.slot_stride, shape.groups);
