@@ -338,28 +338,28 @@ fn write_blocks(path: Option<&Path>, blocks: impl Iterator<Item = Vec<u8>>, prog
             _ => Err(Error::io("cannot write to standard output", e)),
         });
     };
-    let target = match destination(path) {
-        Destination::InPlace => {
-            let file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(path);
-            return file
-                .and_then(|file| write_stream(file, blocks, progress))
-                .map_err(|e| Error::io(format!("cannot write {}", path.display()), e));
+    let result = match destination(path) {
+        Destination::InPlace => std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .and_then(|file| write_stream(file, blocks, progress)),
+        Destination::Replace(target) => {
+            let tmp = temporary_path(&target);
+            let result = std::fs::File::create(&tmp).and_then(|mut file| {
+                write_stream(&mut file, blocks, progress)?;
+                // no fsync: the rename makes the write atomic for a failed or killed
+                // run, and syncing hundreds of MB would dominate large outputs
+                std::fs::rename(&tmp, &target)
+            });
+            if result.is_err() {
+                let _ = std::fs::remove_file(&tmp);
+            }
+            result
         }
-        Destination::Replace(target) => target,
     };
-    let tmp = temporary_path(&target);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        write_stream(&mut file, blocks, progress)?;
-        // no fsync: the rename makes the write atomic for a failed or killed
-        // run, and syncing hundreds of MB would dominate large outputs
-        std::fs::rename(&tmp, &target)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(format!("cannot write {}", path.display()), e));
-    }
-    Ok(())
+    result.map_err(|e| Error::io(format!("cannot write {}", path.display()), e))
 }
 
 /// How a write to a path lands.
