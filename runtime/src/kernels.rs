@@ -181,7 +181,7 @@ impl FieldKernels {
     pub fn build_all(&self) -> Result<BTreeMap<String, String>> {
         let mut logs = BTreeMap::new();
         for f in self.set.files.iter().filter(|f| f.name != "field.cl") {
-            if let (_, Some(log)) = self.session.program_with_log(&self.program_name(&f.name), &f.source)? {
+            if let (_, Some(log)) = self.session.capped_program(&self.program_name(&f.name), &f.source, &f.ptx_register_caps)? {
                 logs.insert(f.name.clone(), log);
             }
         }
@@ -229,17 +229,17 @@ impl FieldKernels {
         if let Some(p) = self.programs.lock().expect("program map").get(file) {
             return Ok(p.clone());
         }
-        let source = match self.set.file(file) {
-            Some(f) => f.source.clone(),
+        let emitted = match self.set.file(file) {
+            Some(f) => f.clone(),
             None => self
                 .small
                 .lock()
                 .expect("kernel map")
                 .get(file)
-                .map(|f| f.source.clone())
+                .cloned()
                 .ok_or_else(|| Error::internal(format!("kernel file {file} was not emitted")))?,
         };
-        let program = self.session.program(&self.program_name(file), &source)?;
+        let (program, _) = self.session.capped_program(&self.program_name(file), &emitted.source, &emitted.ptx_register_caps)?;
         self.programs.lock().expect("program map").insert(file.to_string(), program.clone());
         Ok(program)
     }

@@ -34,6 +34,7 @@ mod layout;
 pub mod memory;
 pub mod microbench;
 mod multi;
+mod ptx;
 mod session;
 pub mod smallprime;
 mod staging;

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use ocl::core::{ProgramBuildInfo, ProgramBuildInfoResult};
 use ocl::flags::CommandQueueProperties;
 use ocl::{Context, Program, Queue};
+use srgfn_gen::emit::RegisterCap;
 
 use crate::cache::ProgramCache;
 use crate::device::{select_device, DeviceEntry};
@@ -116,6 +117,15 @@ impl Session {
     /// loaded from the on-disk cache.  Binaries are stored only where
     /// [`ProgramCache::stores_binaries_of`] says so (not on PoCL by default).
     pub(crate) fn program_with_log(&self, name: &str, source: &str) -> Result<(Program, Option<String>)> {
+        self.capped_program(name, source, &[])
+    }
+
+    /// Like [`Self::program_with_log`], with register caps written into the
+    /// built binary where it is PTX (NVIDIA; see [`srgfn_gen::emit::EmittedFile::ptx_register_caps`]).
+    /// The caps must be named in `source` (the generator's first line does
+    /// so): the cache key is the source's.  Caps that cannot be applied leave
+    /// the program as built, and the build log says why.
+    pub(crate) fn capped_program(&self, name: &str, source: &str, caps: &[RegisterCap]) -> Result<(Program, Option<String>)> {
         let key = ProgramCache::key(&self.device, &build_options(), source);
         if let Some(entry) = self.built.lock().expect("program map").get(&key) {
             return Ok(entry.clone());
@@ -125,6 +135,7 @@ impl Session {
             Some(p) => (p, None),
             None => {
                 let (p, log) = self.build(name, source)?;
+                let (p, log) = if caps.is_empty() || !self.device.is_nvidia() { (p, log) } else { self.cap_registers(p, log, caps) };
                 if binaries {
                     if let Ok(ocl::core::ProgramInfoResult::Binaries(bins)) =
                         ocl::core::get_program_info(p.as_core(), ocl::core::ProgramInfo::Binaries)
@@ -139,6 +150,22 @@ impl Session {
         };
         self.built.lock().expect("program map").insert(key, entry.clone());
         Ok(entry)
+    }
+
+    /// `program` rebuilt from its PTX with `caps` written in; on any failure
+    /// `program` itself, with the reason appended to its build log.
+    fn cap_registers(&self, program: Program, log: String, caps: &[RegisterCap]) -> (Program, String) {
+        let binary = match ocl::core::get_program_info(program.as_core(), ocl::core::ProgramInfo::Binaries) {
+            Ok(ocl::core::ProgramInfoResult::Binaries(bins)) => bins.into_iter().next().unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        match crate::ptx::cap_registers(&binary, caps).and_then(|b| self.load_binary(&b).map_err(|e| e.to_string())) {
+            Ok(capped) => (capped, log),
+            Err(why) => {
+                let note = format!("srgfn: register caps not applied ({why}); the program runs as the compiler built it");
+                (program, if log.is_empty() { note } else { format!("{log}\n{note}") })
+            }
+        }
     }
 
     fn load_binary(&self, bin: &[u8]) -> Result<Program> {

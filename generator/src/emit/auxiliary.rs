@@ -61,5 +61,6 @@ pub(super) fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
         local_work_size: lws,
         variant: None,
         descriptor: None,
+        ptx_max_registers: None,
     }
 }

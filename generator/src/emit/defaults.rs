@@ -70,6 +70,29 @@ pub fn small_radix_at(variant: Variant) -> SmallRadix {
     }
 }
 
+/// Register caps of pass kernels on NVIDIA (PTX program binaries): (k,
+/// variant, radix of the expansion, cap) for the twiddled pass of radix K.
+/// NVIDIA's OpenCL ignores `-cl-nv-maxrregcount`, so the runtime writes
+/// `.maxnreg` into the built PTX.  H200, v21 (docs/perf/h200-v21): k = 8's
+/// twiddled local pass at radix 4 holds 102 registers, so four work-groups
+/// of 128 fit an SM; capped at 96 (five fit, no spill) the transform ran
+/// 4–6% faster from 2^19 to 2^24 (2^20 0.428 → 0.406 ms, 2^24 6.79 → 6.40);
+/// a cap of 88 spilled 8 bytes and gained less.  Every cap tried on the
+/// other defaults was slower or within noise: k = 2 local 48 and 64, k = 4
+/// local 64–80, k = 16 table 104–128 (−6 to −27%, spills), k = 32 table 96
+/// and 128 (−30 to −70%).
+pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, u32); 1] = [(8, Variant::Local, Radix::R4, 96)];
+
+/// The register cap of a pass kernel of `program` (see [`PTX_REGISTER_CAPS`]):
+/// only where the kernels use PTX, for the twiddled pass of radix K (the
+/// first pass and the small radices keep the compiler's choice).
+pub fn ptx_register_cap(k: usize, program: &Program, variant: Variant, twiddled: bool, opts: &super::KernelOptions) -> Option<u32> {
+    if !opts.ptx || !twiddled || program.size != 2 * k {
+        return None;
+    }
+    PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, _)| ck == k && cv == variant && cr == opts.radix).map(|c| c.3)
+}
+
 /// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
 /// radix K per launch by default (H200, v9 and v11: where the fused launches
 /// were faster than one pass per launch; since v11's faster twiddle products
@@ -125,4 +148,39 @@ pub fn plan_shape(
         .with_small_radix(small_radix_at(variant))
         .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n))
         .with_table_for(variant))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{emit_with, KernelOptions, MulForm, RegisterCap};
+    use super::*;
+
+    /// Caps land only where [`PTX_REGISTER_CAPS`] puts them (with PTX, the
+    /// twiddled pass of radix K): the file carries them, its source names
+    /// them in its first line (so they key the program cache), and the
+    /// manifest lists them.
+    #[test]
+    fn register_caps_follow_the_table() {
+        for (expr, radix) in [("(2^63+2^34)^8+1", Radix::R4), ("(2^63+2^34)^8+1", Radix::R2), ("(2^64-2^50)^4+1", Radix::R2)] {
+            let prime = Prime::parse(expr).unwrap();
+            for ptx in [false, true] {
+                let opts = KernelOptions { ptx, ..KernelOptions::new(radix, MulForm::Wide64) };
+                let set = emit_with(&prime, &opts).unwrap();
+                let capped = ptx && prime.k() == 8 && radix == Radix::R4;
+                let pass = format!("dft16_{}_local", if radix == Radix::R4 { "r4" } else { "r2" });
+                let want = if capped { vec![RegisterCap { kernel: pass.clone(), registers: 96 }] } else { vec![] };
+                for f in &set.files {
+                    let here = if f.name == format!("{pass}.cl") { want.clone() } else { vec![] };
+                    assert_eq!(f.ptx_register_caps, here, "{expr} {radix:?} ptx {ptx}: {}", f.name);
+                    assert_eq!(f.source.starts_with("// PTX register caps"), !here.is_empty(), "{}", f.name);
+                    if !here.is_empty() {
+                        assert!(f.source.lines().next().unwrap().ends_with(&format!("{pass} 96")));
+                    }
+                }
+                for e in &set.manifest.kernels {
+                    assert_eq!(e.ptx_max_registers, (capped && e.name == pass).then_some(96), "{}", e.name);
+                }
+            }
+        }
+    }
 }

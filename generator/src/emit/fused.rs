@@ -224,8 +224,9 @@ pub fn kernel(prime: &Prime, program: &Program, header: &str, segments: u32) -> 
         local_work_size: format!("{} (required)", shape.threads()),
         variant: Some(Variant::Local),
         descriptor: Some(program.descriptor()),
+        ptx_max_registers: None,
     };
-    Ok((EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") }, entry))
+    Ok((EmittedFile::new(format!("{name}.cl"), format!("{header}\n{src}")), entry))
 }
 
 /// (global, local) work sizes of the fused kernel for `count` superblocks.

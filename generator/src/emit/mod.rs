@@ -31,8 +31,8 @@ use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
 pub use defaults::{
-    check_fuse, default_radix, fuse_default, has_fused, plan_fuses, plan_shape, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K,
-    FUSE_DEFAULT_MAX_LOG_N,
+    check_fuse, default_radix, fuse_default, has_fused, plan_fuses, plan_shape, ptx_register_cap, small_radix_at, variants_for,
+    DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, PTX_REGISTER_CAPS,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
@@ -286,6 +286,10 @@ pub struct KernelEntry {
     pub variant: Option<Variant>,
     /// The op counts of a DFT kernel.
     pub descriptor: Option<Descriptor>,
+    /// Its register cap where the program binary is PTX (see
+    /// [`EmittedFile::ptx_register_caps`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptx_max_registers: Option<u32>,
 }
 
 /// `manifest.json`: what was emitted, for whom, and every kernel.
@@ -314,12 +318,42 @@ pub struct Manifest {
 }
 
 /// One OpenCL C file, self-contained (the field header included).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct EmittedFile {
     /// The file name, e.g. `dft16_r2_local.cl`.
     pub name: String,
     /// The source.
     pub source: String,
+    /// Register caps of its entries where the program binary is PTX (NVIDIA):
+    /// the runtime writes `.maxnreg N` into each named entry of the built
+    /// binary and loads that (see [`defaults::ptx_register_cap`]).  The
+    /// source names them in its first line, so they are part of its cache key.
+    pub ptx_register_caps: Vec<RegisterCap>,
+}
+
+impl EmittedFile {
+    /// A file without register caps.
+    pub fn new(name: impl Into<String>, source: impl Into<String>) -> EmittedFile {
+        EmittedFile { name: name.into(), source: source.into(), ptx_register_caps: Vec::new() }
+    }
+}
+
+/// A register cap of one kernel entry (see [`EmittedFile::ptx_register_caps`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RegisterCap {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Registers per work-item at most.
+    pub registers: u32,
+}
+
+impl RegisterCap {
+    /// The comment that opens a file with caps: what the runtime applies,
+    /// readable where the source is inspected.
+    pub fn comment(caps: &[RegisterCap]) -> String {
+        let list: Vec<String> = caps.iter().map(|c| format!("{} {}", c.kernel, c.registers)).collect();
+        format!("// PTX register caps (.maxnreg, written into the built binary on NVIDIA): {}\n", list.join(", "))
+    }
 }
 
 /// Everything `srgfn emit` writes for one prime and radix.
@@ -475,9 +509,14 @@ pub fn dft_kernel(
             local_work_size: lws.clone(),
             variant: Some(variant),
             descriptor: Some(program.descriptor()),
+            ptx_max_registers: defaults::ptx_register_cap(prime.k(), program, variant, twiddled, opts),
         });
     }
-    Ok((EmittedFile { name: format!("{name}.cl"), source: format!("{header}\n{src}") }, entries))
+    let caps: Vec<RegisterCap> =
+        entries.iter().filter_map(|e| e.ptx_max_registers.map(|registers| RegisterCap { kernel: e.name.clone(), registers })).collect();
+    let cap_line = if caps.is_empty() { String::new() } else { RegisterCap::comment(&caps) };
+    let file = EmittedFile { name: format!("{name}.cl"), source: format!("{cap_line}{header}\n{src}"), ptx_register_caps: caps };
+    Ok((file, entries))
 }
 
 /// The base-case kernel file of DFT_n (n | 2k) for a variant, self-contained.
@@ -498,7 +537,7 @@ pub fn emit_microbench(prime: &Prime, opts: &KernelOptions) -> Result<EmittedFil
         ctx.insert(format!("params_{kn}"), &sig::aux(kn).expect("signature").c_params());
     }
     let src = render("microbench.cl.tera", &ctx)?;
-    Ok(EmittedFile { name: "microbench.cl".into(), source: format!("{header}\n{src}") })
+    Ok(EmittedFile::new("microbench.cl", format!("{header}\n{src}")))
 }
 
 /// Adds [`emit_microbench`]'s file and its kernels' manifest entries to a set
@@ -534,7 +573,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     check_supported(prime)?;
     let program = Program::unroll(prime.k(), opts.radix).map_err(EmitError::Unsupported)?;
     let header = field_header(prime, opts)?;
-    let mut files = vec![EmittedFile { name: "field.cl".into(), source: header.clone() }];
+    let mut files = vec![EmittedFile::new("field.cl", header.clone())];
     let mut kernels = Vec::new();
     let with_header = |body: String| format!("{header}\n{body}");
     // the digits variant's largest block is the plans' largest radix (k = 64, 128: below K)
@@ -570,7 +609,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
         debug_assert!(kernel_names.iter().all(|kn| src.contains(&format!("void {kn}("))), "{file} defines its kernels");
-        files.push(EmittedFile { name: file.to_string(), source: src });
+        files.push(EmittedFile::new(file, src));
         for kn in kernel_names.iter() {
             kernels.push(aux_entry(kn, file, opts.segments));
         }
