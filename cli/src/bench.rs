@@ -45,7 +45,7 @@ pub struct BenchArgs {
     /// Timed runs per size, after 3 warm-up runs [default: 20 on GPUs, 5 on CPUs; 10 and 3 with --quick].
     #[arg(long)]
     pub reps: Option<Size>,
-    /// Base-case radices to run, e.g. 2,4 [default: 2,4; the prime's default (4 for k = 8 and k ≥ 32, else 2) with --quick].
+    /// Base-case radices to run, e.g. 2,4 [default: 2,4; the prime's default (2 for k = 16, else 4) with --quick].
     #[arg(long, alias = "radices", value_delimiter = ',')]
     pub radix: Vec<u32>,
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].

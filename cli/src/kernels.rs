@@ -18,7 +18,7 @@ pub struct EmitArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
-    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 4 for k = 8 and k ≥ 32, else 2].
+    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Folder to write the .cl files and manifest.json into (created if missing).
@@ -44,7 +44,7 @@ pub struct InspectArgs {
     /// The prime, e.g. "(2^63+2^34)^8+1".
     #[arg(long)]
     pub prime: String,
-    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 4 for k = 8 and k ≥ 32, else 2].
+    /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Also draw the butterfly network of DFT_K into this SVG file.

@@ -115,7 +115,7 @@ pub fn radix_or_default(r: Option<u32>, prime: &Prime) -> Result<Radix> {
 /// How the base case and f_mul are generated.
 #[derive(Args, Debug, Clone)]
 pub struct KernelOpts {
-    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 4 for k = 8 and k ≥ 32, else 2].
+    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32].

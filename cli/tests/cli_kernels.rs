@@ -90,10 +90,11 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     for f in ["field.cl", "dft16_r2_local.cl", "manifest.json"] {
         assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f}");
     }
-    // without --radix, the prime's default (emit::default_radix): 4 for k = 8 and 32, 2 for k = 4 and 16
+    // without --radix, the prime's default (emit::default_radix): 2 for k = 16, else 4
     for (expr, want, not) in [
         ("(2^63+2^34)^8+1", "dft16_r4_local.cl", "dft16_r2_local.cl"),
-        ("(2^64-2^50)^4+1", "dft8_r2_local.cl", "dft8_r4_local.cl"),
+        ("(2^64-2^50)^4+1", "dft8_r4_local.cl", "dft8_r2_local.cl"),
+        ("(2^63+2^53)^2+1", "dft4_r4_local.cl", "dft4_r2_local.cl"),
         ("(2^62+2^36)^16+1", "dft32_r2_table.cl", "dft32_r4_table.cl"),
         ("(2^62+2^56)^32+1", "dft64_r4_digits.cl", "dft64_r2_digits.cl"),
     ] {

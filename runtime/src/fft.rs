@@ -60,7 +60,7 @@ pub struct Fft {
 /// Options of an [`Fft`]: the base-case radix and variant.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FftOptions {
-    /// Radix of the DFT_K expansion (default: `emit::default_radix`, 4 for k = 8 and k ≥ 32, else 2).
+    /// Radix of the DFT_K expansion (default: `emit::default_radix`, 2 for k = 16, else 4).
     pub radix: Option<Radix>,
     /// Base-case variant (default: the first of [`emit::variants_for`]).
     pub variant: Option<Variant>,

@@ -36,19 +36,24 @@ pub fn variants_for(prime: &Prime) -> Vec<Variant> {
 }
 
 /// The radix of the DFT_K expansion a prime's transforms use unless asked
-/// for another: 4 for k = 8 and k ≥ 32, 2 for k = 2, 4, 16.  H200, v12,
+/// for another: 2 for k = 16, else 4.  H200, v21 (docs/perf/h200-v21/radix):
+/// with the padded fused kernel (v20c) k = 2 and 4 run faster at radix 4,
+/// fused at every size, than at radix 2 fused or not: k = 4 2^20 0.232 →
+/// 0.214 ms, 2^24 3.39 → 3.26, 2^16 0.068 → 0.052; k = 2 2^20 0.201 →
+/// 0.191, 2^24 3.20 → 2.92 (fused kernel at radix 4: two stages of local
+/// memory instead of three at k = 4, 64 registers instead of 58).  H200, v12,
 /// both radices of the default variant in one call (docs/perf/h200-v12/radix):
 /// k = 8 (local) with radix 4 holds 130 registers instead of 96 but runs two
 /// local-memory stages instead of four: 2^16 0.082 → 0.072 ms, 2^20 0.618 →
 /// 0.545, 2^24 10.08 → 9.49; the digits variant: k = 32 2^20 8.60 → 8.18,
-/// k = 64 2^18 4.61 → 4.37, k = 128 2^16 3.03 → 2.98.  k = 4 was 3–6% slower
-/// with radix 4 at 2^20–2^22, k = 2 within 3% either way, and k = 16's table
-/// variant 12–14% slower (212 registers instead of 156).
+/// k = 64 2^18 4.61 → 4.37, k = 128 2^16 3.03 → 2.98; k = 16's table
+/// variant 12–14% slower with radix 4 (212 registers instead of 156; v20 on
+/// the H100: 14%).
 pub fn default_radix(prime: &Prime) -> Radix {
-    if prime.k() == 8 || prime.k() >= 32 {
-        Radix::R4
-    } else {
+    if prime.k() == 16 {
         Radix::R2
+    } else {
+        Radix::R4
     }
 }
 
@@ -93,12 +98,23 @@ pub fn ptx_register_cap(k: usize, program: &Program, variant: Variant, twiddled:
     PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, _)| ck == k && cv == variant && cr == opts.radix).map(|c| c.3)
 }
 
-/// For k = 2, 4, 8: the largest log2 N at which plans fuse two passes of
-/// radix K per launch by default (H200, v9 and v11: where the fused launches
-/// were faster than one pass per launch; since v11's faster twiddle products
-/// k = 4 at 2^19 runs faster unfused, 0.199 against 0.212 ms; see
-/// docs/performance.md).
-pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, u32); 3] = [(2, u32::MAX), (4, 18), (8, 17)];
+/// For k = 2, 4, 8 and each radix of the expansion: the largest log2 N at
+/// which plans fuse two passes of radix K per launch by default, where the
+/// fused launches were faster than one pass per launch (H200, v21, both
+/// radices fused and not in one call, docs/perf/h200-v21/radix): k = 2 at
+/// every N; k = 4 at every N with radix 4 (2^20 0.214 against 0.235 ms,
+/// 2^24 3.26 against 3.34), up to 2^18 with radix 2 (2^19 0.129 against
+/// 0.138, 2^20 0.243 against 0.232); k = 8 up to 2^17 with either (radix
+/// 4: 2^17 0.079 against 0.082, 2^18 0.138 against 0.136; radix 2: 2^18
+/// 0.169 against 0.155).
+pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
+    (2, Radix::R2, u32::MAX),
+    (2, Radix::R4, u32::MAX),
+    (4, Radix::R2, 18),
+    (4, Radix::R4, u32::MAX),
+    (8, Radix::R2, 17),
+    (8, Radix::R4, 17),
+];
 
 /// Whether `variant` of the prime has the fused kernel of two DFT_K levels
 /// (the local variant, when two levels of blocks fit local memory).
@@ -123,14 +139,14 @@ pub fn check_fuse(prime: &Prime, variant: Variant, radix: Radix, choice: Option<
 
 /// Whether plans of size 2^log_n fuse passes by default (see
 /// [`FUSE_DEFAULT_MAX_LOG_N`]; only where the variant can: [`has_fused`]).
-pub fn fuse_default(prime: &Prime, log_n: u32) -> bool {
-    FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, max)| k == prime.k() && log_n <= max)
+pub fn fuse_default(prime: &Prime, radix: Radix, log_n: u32) -> bool {
+    FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, r, max)| k == prime.k() && r == radix && log_n <= max)
 }
 
 /// Whether a plan of size 2^log_n with these kernels fuses passes: where the
 /// variant can, as `choice` says, else by [`fuse_default`].
 pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>, log_n: u32) -> bool {
-    has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, log_n))
+    has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, radix, log_n))
 }
 
 /// The plan the runtime runs for a transform of size 2^log_n on `batch`
