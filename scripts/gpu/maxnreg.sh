@@ -6,6 +6,8 @@
 # the same benchmark on the patched cache.  A cache file still holding `.maxnreg` afterwards
 # shows that the patched program was the one that ran.
 #   scripts/gpu/maxnreg.sh TAG "PRIME:MINLOG:MAXLOG:VARIANT:RADIX:CAP,CAP,..." ...
+# Environment: ENTRY=REGEX caps only the entries whose name matches (default: every entry);
+# REPS=N timed runs per size (default 15).
 set -u
 TAG=$1; shift; R=/tmp/$TAG; mkdir -p $R
 B=./.gpu/srgfn
@@ -14,14 +16,15 @@ t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 patch() { # patch SRC DST CAP
   rm -rf $2; cp -a $1 $2
   python3 - "$2" "$3" <<'PY'
-import sys, glob, re, hashlib
+import sys, glob, re, hashlib, os
 d, cap = sys.argv[1], sys.argv[2]
 for f in glob.glob(d + '/*.bin'):
     data = open(f, 'rb').read()
     magic, key, _sum, binary = data.split(b'\n', 3)
     text = binary.decode('latin-1')
-    text = re.sub(r'\n\.maxnreg \d+', '', text)
-    text = re.sub(r'(\.entry\s+\w+\s*\([^)]*\))', lambda m: m.group(1) + '\n.maxnreg ' + cap, text)
+    only = re.compile(os.environ.get('ENTRY', '.*'))  # a matched entry's earlier cap is replaced, others kept
+    text = re.sub(r'(\.entry\s+(\w+)\s*\([^)]*\))(\n\.maxnreg \d+)?',
+                  lambda m: m.group(1) + ('\n.maxnreg ' + cap if only.fullmatch(m.group(2)) else (m.group(3) or '')), text)
     b = text.encode('latin-1')
     open(f, 'wb').write(b'\n'.join([magic, key, hashlib.sha256(b).hexdigest().encode(), b]))
 PY
@@ -38,7 +41,7 @@ for C in "$@"; do IFS=: read P A Z V RX CAPS <<< "$C"; CAPS=${CAPS//,/ }; n=$((n
   for side in none $CAPS none2; do
     cache=/tmp/c-$side; [ $side = none2 ] && cache=/tmp/c-none
     if [ $side != none ] && [ $side != none2 ]; then patch /tmp/c-none $cache $side; fi
-    SRGFN_CACHE_DIR=$cache timeout 200 $B bench --prime "$P" --min-log $A --max-log $Z --variant $V --radix $RX --reps 15 --no-baselines --json $R/c$n-$side.json > $R/c$n-$side.txt 2> $R/c$n-$side.log
+    SRGFN_CACHE_DIR=$cache timeout 200 $B bench --prime "$P" --min-log $A --max-log $Z --variant $V --radix $RX --reps ${REPS:-15} --no-baselines --json $R/c$n-$side.json > $R/c$n-$side.txt 2> $R/c$n-$side.log
     stamp "case $n ($C) side $side rc=$? patched files: $(grep -l 'maxnreg' $cache/*.bin 2>/dev/null | wc -l) of $(ls $cache/*.bin | wc -l)"
   done
   for side in none $CAPS; do regs /tmp/c-$side "c$n-$side"; done
