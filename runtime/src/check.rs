@@ -65,9 +65,12 @@ impl CheckSpec {
             Some(p) => crate::kernels::default_mul(session, p)?,
             None => MulForm::Wide64,
         };
-        Ok(CheckSpec { primes, muls: vec![mul], host_budget: (1u64 << 25) as f64, variants: Vec::new() })
+        Ok(CheckSpec { primes, muls: vec![mul], host_budget: HOST_BUDGET, variants: Vec::new() })
     }
 }
+
+/// The default [`CheckSpec::host_budget`]: 2^25 digit products per size.
+pub const HOST_BUDGET: f64 = (1u64 << 25) as f64;
 
 /// The transform sizes checked for a prime: 2, K/2, K, 2K, K², 2K², K³,
 /// 2^12 and 2^16 (sizes that are and are not powers of K), as far as the
@@ -254,6 +257,15 @@ fn split(fft: &Fft, n: usize) -> Result<(bool, String)> {
     })
 }
 
+/// The largest buffer that splits each vector of N = n into 2 buffers: half a
+/// vector, or the twiddle table where that is larger (the table is never
+/// split; the digits variant's entries of 3k words make it 3/4 of a vector
+/// at k = 2).
+fn two_buffer_limit(prime: &Prime, variant: srgfn_gen::emit::Variant, n: usize) -> u64 {
+    let half = memory::element_bytes(prime.k(), n as u128 / 2);
+    half.max(memory::table_bytes(prime, variant, n as u128)) as u64
+}
+
 fn log2_label(n: usize) -> String {
     format!("2^{}", n.trailing_zeros())
 }
@@ -303,8 +315,13 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 // vectors split into 2 buffers, as beyond the device's largest buffer (radix 2;
                 // k ≤ 32, where a second build of the pass kernels takes seconds)
                 if let (Radix::R2, true, Some(&n)) = (radix, prime.k() <= 32, sizes.iter().rev().find(|&&n| n > prime.base_size())) {
-                    let half = memory::element_bytes(prime.k(), n as u128 / 2) as u64;
-                    let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: Some(half), fuse: None };
+                    let opts = FftOptions {
+                        radix: Some(radix),
+                        variant: Some(variant),
+                        mul,
+                        max_buffer: Some(two_buffer_limit(prime, variant, n)),
+                        fuse: None,
+                    };
                     cases.push(case(prime, format!("{label} in 2 buffers N={}", log2_label(n)), report, || {
                         transform(&Fft::with_options(session, prime, opts)?, n)
                     }));
@@ -322,4 +339,26 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
         }
     }
     cases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The "in 2 buffers" case of every catalog prime it runs for (k ≤ 32) and
+    /// every variant fits its limit with each vector in exactly two buffers
+    /// (k = 2's digits variant, whose table exceeds half a vector, was refused
+    /// with half a vector as the limit).
+    #[test]
+    fn the_two_buffer_case_fits_its_limit() {
+        for prime in srgfn_gen::prime::catalog().iter().filter(|p| p.k() <= 32) {
+            let n = *sizes(prime, HOST_BUDGET).iter().rev().find(|&&n| n > prime.base_size()).expect("a size above K");
+            for variant in variants_for(prime) {
+                let limit = two_buffer_limit(prime, variant, n);
+                let (need, segments) = memory::plan_need_split(prime, variant, n as u128, 1, 2, limit);
+                assert_eq!(segments, 2, "{prime} {variant:?} N = {n}");
+                assert!(need.buffer <= limit as u128, "{prime} {variant:?} N = {n}: {} > {limit}", need.buffer);
+            }
+        }
+    }
 }

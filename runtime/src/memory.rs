@@ -101,7 +101,7 @@ pub fn plan_need(prime: &Prime, variant: Variant, n: u128, batch: u128, vectors:
 }
 
 /// Bytes of a plan's twiddle table: N/K entries when N > K, else none.
-fn table_bytes(prime: &Prime, variant: Variant, n: u128) -> u128 {
+pub(crate) fn table_bytes(prime: &Prime, variant: Variant, n: u128) -> u128 {
     let kk = prime.base_size() as u128;
     if n > kk {
         // whole entries of k words: the variant's words over one entry's
