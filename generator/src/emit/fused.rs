@@ -34,6 +34,14 @@ use crate::unroll::Program;
 /// 4–10% faster than one warp's worth of superblocks, 64 and 128 work-items).
 pub const FUSED_THREADS: usize = 256;
 
+/// Work-items per stage work-item by k (see [`FusedShape::spread`]; 1 where
+/// not listed).  H200, v21c (docs/perf/h200-v21/spread): k = 8's fused
+/// kernel (two superblocks, 128 stage work-items) with 256 work-items ran
+/// 2^16 in 0.049 instead of 0.054 ms (kernel time −9%), 2^17 and 2^18 level;
+/// k = 2 and 4, whose work-groups already hold 256 stage work-items, lost up
+/// to 9% and 21% from 2^19.
+pub const FUSED_SPREAD: [(usize, usize); 1] = [(8, 2)];
+
 /// Words of padding the layout search tries above R (row stride) and R·row
 /// (superblock stride).
 pub const PAD_RANGE: usize = 16;
@@ -64,6 +72,11 @@ pub struct FusedShape {
     pub digit_stride: usize,
     /// Digits per element.
     pub k: usize,
+    /// Work-items per stage work-item: the element loops (loads, level-2
+    /// twiddles, stores) run on `spread` times the stages' work-items, which
+    /// wait at the barriers while the stages run on the first
+    /// [`FusedShape::stage_threads`].
+    pub spread: usize,
 }
 
 impl FusedShape {
@@ -108,6 +121,7 @@ impl FusedShape {
                     block_stride,
                     digit_stride: blocks * block_stride + 1,
                     k,
+                    spread: FUSED_SPREAD.iter().find(|&&(kk, _)| kk == k).map_or(1, |&(_, s)| s),
                 })
                 .filter(|shape| shape.bytes() <= LOCAL_MAX_BYTES)
                 .map(|shape| (shape.wavefronts(program), shape))
@@ -155,10 +169,14 @@ impl FusedShape {
         total
     }
 
-    /// Work-items of a work-group: one per column of its superblocks and
-    /// butterfly position.
-    pub fn threads(&self) -> usize {
+    /// Work-items of the stages: one per column of the work-group's
+    /// superblocks and butterfly position.
+    pub fn stage_threads(&self) -> usize {
         self.blocks * self.radix * self.positions
+    }
+    /// Work-items of a work-group: [`FusedShape::spread`] per stage work-item.
+    pub fn threads(&self) -> usize {
+        self.stage_threads() * self.spread
     }
     /// Words of SL (and bytes of SH).
     pub fn words(&self) -> usize {
@@ -185,6 +203,7 @@ pub fn context(k: usize, name: &str, program: &Program, mul_lazy: bool, ctx: &mu
     ctx.insert("blocks", &shape.blocks);
     ctx.insert("square", &(shape.radix * shape.radix));
     ctx.insert("threads", &shape.threads());
+    ctx.insert("stage_threads", &shape.stage_threads());
     ctx.insert("positions", &shape.positions);
     ctx.insert("row", &shape.row);
     ctx.insert("block_stride", &shape.block_stride);
@@ -247,7 +266,7 @@ mod tests {
                 let p = Program::unroll(k, radix).unwrap();
                 let s = FusedShape::of(k, &p).unwrap_or_else(|| panic!("k = {k}"));
                 assert_eq!(s.blocks * s.radix % GROUPS, 0, "k = {k}: whole warps of columns");
-                assert!(s.bytes() <= LOCAL_MAX_BYTES && s.threads() <= FUSED_THREADS, "k = {k}: {s:?}");
+                assert!(s.bytes() <= LOCAL_MAX_BYTES && s.stage_threads() <= FUSED_THREADS, "k = {k}: {s:?}");
             }
         }
         assert!(FusedShape::of(16, &Program::unroll(16, Radix::R2).unwrap()).is_none());
