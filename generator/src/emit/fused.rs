@@ -37,9 +37,10 @@ pub const FUSED_THREADS: usize = 256;
 /// Work-items per stage work-item by k (see [`FusedShape::spread`]; 1 where
 /// not listed).  H200, v21c (docs/perf/h200-v21/spread): k = 8's fused
 /// kernel (two superblocks, 128 stage work-items) with 256 work-items ran
-/// 2^16 in 0.049 instead of 0.054 ms (kernel time −9%), 2^17 and 2^18 level;
-/// k = 2 and 4, whose work-groups already hold 256 stage work-items, lost up
-/// to 9% and 21% from 2^19.
+/// 2^16 in 0.0474 instead of 0.0545 ms (kernel time −13%), 2^17 and 2^18
+/// level; with 512, 2^16 0.0462 but 2^17 and 2^18 25–33% slower.  k = 2 and
+/// 4, whose work-groups already hold 256 stage work-items, lost up to 9% and
+/// 21% from 2^20.
 pub const FUSED_SPREAD: [(usize, usize); 1] = [(8, 2)];
 
 /// Words of padding the layout search tries above R (row stride) and R·row
@@ -109,6 +110,7 @@ impl FusedShape {
         }
         let positions = LocalShape::of(k, program).positions;
         let least = GROUPS / radix;
+        let spread = FUSED_SPREAD.iter().find(|&&(kk, _)| kk == k).map_or(1, |&(_, s)| s);
         let mut blocks = (FUSED_THREADS / (radix * positions)).max(least);
         loop {
             let padded = (radix..=radix + PAD_RANGE).flat_map(|row| (radix * row..=radix * row + PAD_RANGE).map(move |bs| (row, bs)));
@@ -121,7 +123,7 @@ impl FusedShape {
                     block_stride,
                     digit_stride: blocks * block_stride + 1,
                     k,
-                    spread: FUSED_SPREAD.iter().find(|&&(kk, _)| kk == k).map_or(1, |&(_, s)| s),
+                    spread,
                 })
                 .filter(|shape| shape.bytes() <= LOCAL_MAX_BYTES)
                 .map(|shape| (shape.wavefronts(program), shape))

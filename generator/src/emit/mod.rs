@@ -318,7 +318,7 @@ pub struct Manifest {
 }
 
 /// One OpenCL C file, self-contained (the field header included).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct EmittedFile {
     /// The file name, e.g. `dft16_r2_local.cl`.
     pub name: String,
