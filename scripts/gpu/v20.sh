@@ -54,9 +54,10 @@ RUNS
   while IFS='|' read -r N T O A; do
     [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $N " && continue
     BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N#*:};; esac
-    mkdir -p /tmp/cache-${BIN##*/}; chmod 700 /tmp/cache-${BIN##*/}
+    # CACHE_PER_RUN=1: a program cache per run, so that PTX=1 tells the runs' kernels apart
+    C=/tmp/cache-${BIN##*/}${CACHE_PER_RUN:+-$N}; mkdir -p $C; chmod 700 $C
     W=$(echo "$A" | sed -E 's/--(min-log|max-log|reps) [0-9]+//g; s/--no-baselines//g')
-    ( eval "SRGFN_CACHE_DIR=/tmp/cache-${BIN##*/} SRGFN_CL_OPTIONS='$O' timeout 300 $BIN bench $W --reps 1 --max-log 16 --min-log 16 --no-baselines" > $R/warm-$N.log 2>&1 ) &
+    ( eval "SRGFN_CACHE_DIR=$C SRGFN_CL_OPTIONS='$O' timeout 300 $BIN bench $W --reps 1 --max-log 16 --min-log 16 --no-baselines" > $R/warm-$N.log 2>&1 ) &
   done < $R/runs
   # CHECK="variant ..." (optional): srgfn check of the new binary, side by side with the builds
   for V in ${CHECK:-}; do
@@ -68,7 +69,8 @@ RUNS
   while IFS='|' read -r N T O A; do
     [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $N " && continue
     BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N#*:};; esac
-    eval "SRGFN_CACHE_DIR=/tmp/cache-${BIN##*/} SRGFN_CL_OPTIONS='$O' timeout $T $BIN bench $A --json $R/$N.json" > $R/$N.txt 2> $R/$N.log
+    C=/tmp/cache-${BIN##*/}${CACHE_PER_RUN:+-$N}
+    eval "SRGFN_CACHE_DIR=$C SRGFN_CL_OPTIONS='$O' timeout $T $BIN bench $A --json $R/$N.json" > $R/$N.txt 2> $R/$N.log
     stamp "bench $N rc=$?"
     tar cf $OUT/v20-$MODE.tar -C $R .
   done < $R/runs
@@ -80,10 +82,12 @@ RUNS
       python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f $b.ptx
       $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
       $CUOBJ -sass $b.cubin > $b.sass 2>/dev/null
+      # SASS="REGEX": keep the PTX and SASS of the programs whose entries match
+      if [ -n "${SASS:-}" ] && grep -qE "$SASS" $b.txt; then mkdir -p $R/sass; cp $b.ptx $R/sass/$V-$(basename $b).ptx; cp $b.sass $R/sass/$V-$(basename $b).sass; fi
       awk -v v=$V '/Compiling entry function/ { k = $7 } /Used [0-9]+ registers/ { print v, k, $5, $6 }' $b.txt >> $R/regs.txt
       awk -v v=$V '/Function :/ { if (k) print v, k, n; k = $3; n = 0 } /^ +\/\*[0-9a-f]+\*\// && !/NOP/ { n++ } END { if (k) print v, k, n }' $b.sass | sed 's/^/SASS /' >> $R/regs.txt
     done; done
-    sort -u $R/regs.txt | grep -E "dft(4|8|16)_r[24]_local" | sort -k2,2 -k1,1
+    sort -u $R/regs.txt | grep -E "${PTX_SHOW:-dft(4|8|16)_r[24]_local}" | sort -k2,2 -k1,1
   fi
   python3 - $R <<'PY'
 import json, glob, os, sys
