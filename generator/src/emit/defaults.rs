@@ -104,16 +104,17 @@ pub fn ptx_register_cap(k: usize, program: &Program, variant: Variant, twiddled:
 /// radices fused and not in one call, docs/perf/h200-v21/radix): k = 2 at
 /// every N; k = 4 at every N with radix 4 (2^20 0.214 against 0.235 ms,
 /// 2^24 3.26 against 3.34), up to 2^18 with radix 2 (2^19 0.129 against
-/// 0.138, 2^20 0.243 against 0.232); k = 8 up to 2^17 with either (radix
-/// 4: 2^17 0.079 against 0.082, 2^18 0.138 against 0.136; radix 2: 2^18
-/// 0.169 against 0.155).
+/// 0.138, 2^20 0.243 against 0.232); k = 8 up to 2^17 with radix 2 (2^18
+/// 0.169 against 0.155), and up to 2^18 with radix 4 since v22 gave its fused
+/// kernel 80 registers instead of 116 (docs/perf/h200-v22/fuse8: 2^18 0.128
+/// against 0.137, 2^19 0.237 against 0.225).
 pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
     (2, Radix::R2, u32::MAX),
     (2, Radix::R4, u32::MAX),
     (4, Radix::R2, 18),
     (4, Radix::R4, u32::MAX),
     (8, Radix::R2, 17),
-    (8, Radix::R4, 17),
+    (8, Radix::R4, 18),
 ];
 
 /// Whether `variant` of the prime has the fused kernel of two DFT_K levels
