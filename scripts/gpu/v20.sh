@@ -77,7 +77,7 @@ RUNS
   # PTX=1: NVIDIA's registers and SASS counts of every program each binary built
   if [ -n "${PTX:-}" ]; then
     PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas); CUOBJ=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
-    for C in /tmp/cache-srgfn /tmp/cache-srgfn-*; do [ -d $C ] || continue; V=${C#/tmp/cache-}; for f in $C/*.bin; do
+    for C in /tmp/cache-srgfn /tmp/cache-srgfn-*; do [ -d $C ] || continue; V=${C#/tmp/cache-}; for f in $(find $C -name "*.bin" -newer $R/runs); do  # only this call's builds
       b=/tmp/ptx-$V-$(basename $f .bin | cut -c1-12)
       python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f $b.ptx
       $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
