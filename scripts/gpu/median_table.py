@@ -1,3 +1,6 @@
+# python3 scripts/gpu/median_table.py DIR: one row per run of a `v20.sh bench` folder (its *.json),
+# the srgfn medians (ms) by log2 N.  A run with several variants or radices keeps the last record
+# of each size: name the variant in such runs, or read the JSON.
 import json,glob,os,sys,collections
 R=sys.argv[1]; t=collections.defaultdict(dict)
 for f in glob.glob(R+'/*.json'):

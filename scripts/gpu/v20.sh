@@ -7,7 +7,12 @@
 #                               defaults with both baselines, k = 8 and 16 variants at radix 2
 #                               and 4, and ablations (SRGFN_CL_OPTIONS) of the fused kernel and of
 #                               k = 8's twiddled passes
-# Details under $OUT/v20-MODE.tar; a short table last.
+# Details under $OUT/v20-MODE.tar; a short table last.  Options of bench (environment):
+#   CHECK="variant ..."  srgfn check of .gpu/srgfn beside the builds (K2 … K16: keep it short)
+#   PTX=1                NVIDIA's registers and SASS counts of the programs this call built
+#                        (a warm machine's cache hides the others: rm -rf /tmp/cache-* first)
+#   PTX_SHOW=REGEX       the entries printed from them; SASS=REGEX keeps their PTX and SASS
+#   CACHE_PER_RUN=1      a program cache per run, so that PTX=1 tells the runs' kernels apart
 set -u
 MODE=$1; B=./.gpu/srgfn; R=/tmp/v20-$MODE; mkdir -p $R
 K2="(2^63+2^53)^2+1"; K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"; K16="(2^62+2^36)^16+1"
