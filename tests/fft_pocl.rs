@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{has_fused, variants_for, MulForm};
+use srgfn_gen::emit::{has_fused, plan_halves, plan_shape, variants_for, MulForm};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog, catalog_prime, Digits, Field, Prime};
@@ -79,7 +79,7 @@ fn every_variant_and_radix_forward_and_inverse(k: usize) {
         for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
             let fusions = if has_fused(prime, variant, radix) { vec![Some(true), Some(false)] } else { vec![None] };
             for fuse in fusions {
-                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse };
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse, halves: None };
                 let fft = Fft::with_options(&s, prime, opts).unwrap();
                 let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
                 if vi == 0 && k <= 8 {
@@ -119,6 +119,44 @@ fn every_variant_and_radix_forward_and_inverse_k16() {
 #[test]
 fn every_variant_and_radix_forward_and_inverse_k32() {
     every_variant_and_radix_forward_and_inverse(32)
+}
+
+/// Plans whose later launches run as two halves side by side on two queues
+/// (`emit::plan_halves`, asked for: the default keeps it for launches beyond
+/// these sizes), for every variant that can, both radices, k = 2 … 32, one
+/// pass per launch and (local variant) two: whole outputs against the host
+/// reference at the first two sizes from 2^8 that split, with edge values
+/// and batches.  (The same plans whole are `every_variant_and_radix_…`'s.)
+/// Each prime and variant runs some plan in halves, and none without asking.
+#[test]
+fn halves_on_two_queues_match_the_host_reference() {
+    let s = session();
+    for k in [2usize, 4, 8, 16, 32] {
+        let prime = catalog_prime(k).unwrap();
+        for variant in variants_for(prime).into_iter().filter(|v| v.runs_in_halves()) {
+            let mut ran = 0;
+            for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
+                let fusions = if has_fused(prime, variant, radix) { vec![Some(false), Some(true)] } else { vec![None] };
+                for fuse in fusions {
+                    let opts =
+                        |halves| FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse, halves };
+                    let (on, off) =
+                        (Fft::with_options(&s, prime, opts(Some(true))).unwrap(), Fft::with_options(&s, prime, opts(Some(false))).unwrap());
+                    let split = [(8u32, 2usize), (9, 1), (10, 3), (11, 1), (12, 1)].into_iter().filter(|&(log_n, batch)| {
+                        let shape = plan_shape(prime, variant, radix, fuse, log_n, batch).unwrap();
+                        plan_halves(prime, variant, radix, &shape, Some(true)).is_some()
+                    });
+                    for (log_n, batch) in split.take(2) {
+                        assert!(off.plan(1 << log_n, batch).unwrap().halves().is_none());
+                        assert!(on.plan(1 << log_n, batch).unwrap().halves().is_some());
+                        check_round_trip(&on, 1 << log_n, batch, (log_n as usize * 7 + k) as u64, log_n % 2 == 0);
+                        ran += 1;
+                    }
+                }
+            }
+            assert!(ran > 0, "k = {k} {variant:?}: no plan ran in halves");
+        }
+    }
 }
 
 /// k = 64 and 128 at N = K², 16384 and 65536 elements of 4032 and 8192 bits,

@@ -4,7 +4,7 @@
 
 use num_bigint::BigUint;
 use rand::Rng;
-use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, SessionInternals as _};
+use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, PassPart, SessionInternals as _};
 use srgfn::{Error, Session};
 use srgfn_gen::emit::{digits, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::{Pass, PlanShape};
@@ -151,8 +151,8 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
     let by = fk.alloc(total * k).unwrap();
     let shifts = [shape.twiddle_shift(&passes[0]), shape.twiddle_shift(&passes[1])];
     let count = (total / (kk * kk)) as u64;
-    fk.fused_pass(kk, std::slice::from_ref(&bx), std::slice::from_ref(&by), &bw, total as u64, n as u64, p as u64, log_t, shifts, count)
-        .unwrap();
+    let (xs, ys) = (std::slice::from_ref(&bx), std::slice::from_ref(&by));
+    fk.fused_pass(kk, xs, ys, &bw, [total as u64, n as u64, p as u64], log_t, shifts, count, PassPart::Whole).unwrap();
     let got = from_digit_major(&fk.download(&by).unwrap(), k);
     let bad = wrong(&got, &want);
     assert!(

@@ -15,7 +15,7 @@ use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
 use super::bench_report::{record_line, replot, sig3, table, Output};
-use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, MulArg, VariantArg};
+use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, HalvesArg, MulArg, VariantArg};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::size::Size;
@@ -54,6 +54,9 @@ pub struct BenchArgs {
     /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fuse: Vec<FuseArg>,
+    /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where it allows].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub halves: Vec<HalvesArg>,
     /// f_mul forms to run, e.g. wide64,limb22 [default: the device's default form].
     #[arg(long, alias = "muls", value_enum, value_delimiter = ',')]
     pub mul: Vec<MulArg>,
@@ -94,7 +97,7 @@ pub struct BenchArgs {
 /// What one series measures at each of its sizes.
 #[derive(Clone, Copy)]
 enum Kind {
-    Forward { radix: Radix, variant: Variant, mul: Option<MulForm>, fuse: Option<bool> },
+    Forward { radix: Radix, variant: Variant, mul: Option<MulForm>, fuse: Option<bool>, halves: Option<bool> },
     NoTrick,
     SmallPrimes,
 }
@@ -133,8 +136,8 @@ impl Series {
     fn fft(&mut self, session: &Session) -> Result<Fft> {
         if self.fft.is_none() {
             let opts = match self.kind {
-                Kind::Forward { radix, variant, mul, fuse } => {
-                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None, fuse }
+                Kind::Forward { radix, variant, mul, fuse, halves } => {
+                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None, fuse, halves }
                 }
                 _ => FftOptions::default(),
             };
@@ -172,6 +175,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     let chosen: Vec<Radix> = args.radix.iter().map(|&r| parse_radix(r)).collect::<Result<_>>()?;
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
     let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
+    let halves: Vec<Option<bool>> = if args.halves.is_empty() { vec![None] } else { args.halves.iter().map(|h| Some(h.on())).collect() };
     let mut series = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
@@ -200,7 +204,9 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
                     for &fuse in &fusions {
                         // an explicit "on" runs where the variant has a fused kernel
                         if fuse != Some(true) || has_fused(&prime, variant, radix) {
-                            add(Kind::Forward { radix, variant, mul, fuse });
+                            for &halves in &halves {
+                                add(Kind::Forward { radix, variant, mul, fuse, halves });
+                            }
                         }
                     }
                 }

@@ -67,6 +67,22 @@ impl FuseArg {
     }
 }
 
+/// Whether plans run their later launches as two halves side by side, as
+/// spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HalvesArg {
+    /// Each launch after the first few as two halves on two queues, where the plan allows it.
+    On,
+    /// Every launch whole, on one queue.
+    Off,
+}
+
+impl HalvesArg {
+    pub fn on(self) -> bool {
+        self == HalvesArg::On
+    }
+}
+
 /// The command-line spelling of a variant.
 pub fn variant_name(v: Variant) -> &'static str {
     v.name()
@@ -127,6 +143,9 @@ pub struct KernelOpts {
     /// Two passes per launch (local variant) [default: on for k ≤ 8 with the local variant].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
+    /// Later launches as two halves side by side on two queues [default: on where the plan allows it].
+    #[arg(long, value_enum)]
+    pub halves: Option<HalvesArg>,
 }
 
 impl KernelOpts {
@@ -139,6 +158,7 @@ impl KernelOpts {
             mul: self.mul.map(MulArg::form),
             max_buffer: None,
             fuse: self.fuse.map(FuseArg::on),
+            halves: self.halves.map(HalvesArg::on),
         })
     }
 }

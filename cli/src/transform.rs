@@ -11,10 +11,10 @@ use rayon::prelude::*;
 use serde_json::json;
 use srgfn::io::{file_len, read_bin, read_text, write_bin, write_text};
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{check_fuse, default_radix, plan_shape, variants_for};
+use srgfn_gen::emit::{check_fuse, default_radix, plan_halves, plan_shape, variants_for};
 use srgfn_gen::{Field, Prime};
 
-use super::opts::{DeviceOpts, Format, FuseArg, KernelOpts, OutputOpts};
+use super::opts::{DeviceOpts, Format, FuseArg, HalvesArg, KernelOpts, OutputOpts};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::report::{check_json_target, conclude, fmt_ms, round3, Phases};
@@ -47,6 +47,9 @@ pub struct PlanArgs {
     /// Two passes per launch, as the default kernels (the prime's default radix and variant) run them [default: where measured faster].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
+    /// Later launches as two halves side by side on two queues [default: on where the plan allows it].
+    #[arg(long, value_enum)]
+    pub halves: Option<HalvesArg>,
 }
 
 #[derive(Args, Debug)]
@@ -227,10 +230,22 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
+    let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&shape)?);
+        let mut value = serde_json::to_value(&shape)?;
+        value["halves"] = serde_json::to_value(halves)?;
+        println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", shape.describe());
+        if let Some(h) = halves {
+            println!(
+                "launches {} to {} run as two halves side by side, on two queues: the blocks whose bit {} is 0, and those whose bit {} is 1",
+                h.from + 1,
+                shape.launches().len(),
+                h.shift,
+                h.shift
+            );
+        }
     }
     Ok(())
 }

@@ -28,6 +28,8 @@ pub enum Ix {
     Mul(Box<Ix>, Box<Ix>),
     /// a · 2^b.
     Shl(Box<Ix>, Box<Ix>),
+    /// ⌊a / 2^b⌋.
+    Shr(Box<Ix>, Box<Ix>),
     /// The value widened to 64 bits before the operation above it
     /// (`(ulong)` in C: the kernels hold slot numbers as `uint`).
     Wide(Box<Ix>),
@@ -48,6 +50,9 @@ fn mul(a: Ix, b: Ix) -> Ix {
 fn shl(a: Ix, b: Ix) -> Ix {
     Ix::Shl(Box::new(a), Box::new(b))
 }
+fn shr(a: Ix, b: Ix) -> Ix {
+    Ix::Shr(Box::new(a), Box::new(b))
+}
 fn wide(a: Ix) -> Ix {
     Ix::Wide(Box::new(a))
 }
@@ -60,7 +65,7 @@ impl Ix {
             Ix::Wide(_) => 9,
             Ix::Mul(..) => 5,
             Ix::Add(..) | Ix::Sub(..) => 4,
-            Ix::Shl(..) => 3,
+            Ix::Shl(..) | Ix::Shr(..) => 3,
         }
     }
 
@@ -78,6 +83,10 @@ impl Ix {
             Ix::Shl(a, b) => {
                 let s = go(b);
                 go(a).checked_shl(u32::try_from(s).unwrap_or(u32::MAX)).unwrap_or_else(|| panic!("a shift by {s} >= 64 in {self:?}"))
+            }
+            Ix::Shr(a, b) => {
+                let s = go(b);
+                go(a).checked_shr(u32::try_from(s).unwrap_or(u32::MAX)).unwrap_or_else(|| panic!("a shift by {s} >= 64 in {self:?}"))
             }
             Ix::Wide(a) => go(a),
         }
@@ -103,6 +112,7 @@ impl Ix {
             Ix::Sub(a, b) => format!("{} - {}", operand(a, 4), operand(b, 5)),
             Ix::Mul(a, b) => format!("{} * {}", operand(a, 5), operand(b, 6)),
             Ix::Shl(a, b) => format!("{} << {}", operand(a, 10), operand(b, 10)),
+            Ix::Shr(a, b) => format!("{} >> {}", operand(a, 10), operand(b, 10)),
         }
     }
 }
@@ -170,10 +180,24 @@ pub fn twiddle_exponent() -> &'static IndexMap {
     })
 }
 
+/// Block of index h of a launch over one half of a pass's blocks: the blocks
+/// whose bit `s` is `half`, i.e. h with `half` inserted as bit s:
+/// h + ((⌊h/2^s⌋ + half)·2^s).  s = 63 with half = 0 is the whole pass (the
+/// identity for h < 2^63).  `plan::Halves` says when a pass may run in halves.
+pub fn half_block() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_HALF_BLOCK",
+        params: &["h", "s", "half_index"],
+        expr: add(var("h"), shl(add(shr(var("h"), var("s")), var("half_index")), var("s"))),
+        doc: "block of index h of a launch over the blocks whose bit s is half_index (s = 63, half_index = 0: every block)",
+    })
+}
+
 /// The maps as C macros, for the kernels' shared header.
 pub fn render_macros() -> String {
     let mut out = String::from("/* The Stockham index maps of a pass (R, p) (generator/src/maps.rs; block g = vec (n/R) + i) */\n");
-    for m in [stockham_input(), stockham_output(), twiddle_exponent()] {
+    for m in [stockham_input(), stockham_output(), twiddle_exponent(), half_block()] {
         out.push_str(&m.c_macro());
     }
     out
@@ -189,6 +213,7 @@ mod tests {
         assert_eq!(stockham_input().expr.c(), "(vec) * (n) + (i) + (ulong)(t) * (T)");
         assert_eq!(stockham_output().expr.c(), "(vec) * (n) + ((i) - (kappa)) * (R) + (kappa) + (ulong)(t) * (p)");
         assert_eq!(twiddle_exponent().expr.c(), "((ulong)(t) * (kappa)) << (shift)");
+        assert_eq!(half_block().expr.c(), "(h) + ((((h) >> (s)) + (half_index)) << (s))");
         let text = render_macros();
         assert!(text.contains("#define SRGFN_IN(vec, n, i, t, T) ((vec) * (n) + (i) + (ulong)(t) * (T))\n"), "{text}");
     }

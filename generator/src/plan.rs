@@ -66,6 +66,28 @@ pub enum Launch {
     Fused(Pass, Pass),
 }
 
+/// Launches `from` on of a plan, run as two halves (`PlanShape::halves`):
+/// half h of a launch runs the blocks whose bit `shift` is h,
+/// [`maps::half_block`] mapping its launch's block indices onto them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Halves {
+    /// The first launch run in halves (every launch before it runs whole).
+    pub from: usize,
+    /// The bit of the block index that tells the halves apart.
+    pub shift: u32,
+}
+
+impl Halves {
+    /// The shift with which [`maps::half_block`] is the identity (with half 0):
+    /// a launch over every block of its pass.
+    pub const WHOLE: u32 = 63;
+
+    /// Block of index `h` of half `half`'s launch: [`maps::half_block`].
+    pub fn block(&self, h: u64, half: u64) -> u64 {
+        maps::half_block().eval(&[h, self.shift as u64, half])
+    }
+}
+
 /// Where a plan puts its one pass of radix R below the largest (N not a power
 /// of the largest radix: K = 2k, or 64 and 32 for k = 64 and 128).
 ///
@@ -226,6 +248,36 @@ impl PlanShape {
             }
         }
         out
+    }
+
+    /// Where this plan's launches may run as two independent halves, side by
+    /// side (on two queues, so that each launch's last wave overlaps the
+    /// other half's work): from the first launch after which every launch
+    /// starts with a pass with p ≥ 2^(s+1), s = log2(its p) − 1, and 2^s ≥
+    /// `blocks_per_group` (blocks or fused superblocks, rounded up to a power
+    /// of two): a work-group's blocks are then consecutive where that count is
+    /// a power of two (the local and fused variants', whose stores rely on
+    /// it), and elsewhere at most one work-group in 2^s blocks straddles the
+    /// halves' boundary (the table and digits kernels map each block).  None
+    /// where no such launch follows the first.
+    ///
+    /// Why the halves are independent: a pass with p ≥ 2^(s+1) keeps bits
+    /// 0 … s of the element index from block to output (output t of block i
+    /// is (i − κ)·R + κ + t·p with κ = i mod p) and from input to block (input
+    /// t is i + t·n/R, and n/R ≥ p), and the block index g = vec·n/R + i has
+    /// the bits of i below n/R; a fused launch's superblock i0 < n/R² holds
+    /// the blocks i0 + b·n/R² (n/R² ≥ p) of its first pass, whose outputs are
+    /// its second pass's inputs.  So half h (the blocks whose bit s is h)
+    /// reads only elements the same half of the launch before wrote, or that
+    /// the whole launch before the first half-launch wrote.
+    pub fn halves(&self, blocks_per_group: usize) -> Option<Halves> {
+        let launches = self.launches();
+        let min_p = 2 * blocks_per_group.next_power_of_two();
+        let p_of = |l: &Launch| match *l {
+            Launch::Single(pass) | Launch::Fused(pass, _) => pass.p,
+        };
+        let from = (1..launches.len()).find(|&j| launches[j..].iter().all(|l| p_of(l) >= min_p))?;
+        Some(Halves { from, shift: p_of(&launches[from]).trailing_zeros() - 1 })
     }
 
     /// log2 of the twiddle table's length 2^log_t (1 when there is none):
@@ -394,5 +446,78 @@ mod tests {
             let last = shape.passes.last().unwrap();
             assert_eq!(shape.twiddle_entries(last), shape.table_len - 1, "k = {k}, 2^{log_n}");
         }
+    }
+
+    /// The halves of `PlanShape::halves`, checked element by element on the
+    /// index maps the kernels print: each half-launch's block indices map onto
+    /// exactly the blocks whose bit s is its half, a work-group's blocks stay
+    /// consecutive where it holds a power of two of them, and every element a half reads or writes has bit s equal
+    /// to its half, so a half reads only what the same half (or the whole
+    /// launch before the first half-launch) wrote.  Sizes that are not powers
+    /// of K (the small radix first and last), batches of 1 and 3, fused plans.
+    #[test]
+    fn halves_read_only_what_their_own_half_wrote() {
+        let mut split = 0;
+        for k in [2usize, 4, 8, 16, 32] {
+            let prime = crate::catalog_prime(k).unwrap();
+            for log_n in 2..=14u32 {
+                for (batch, fused, groups) in [(1, false, 32), (3, false, 32), (1, true, 32), (1, false, 4), (2, false, 1), (3, false, 5)] {
+                    let Ok(shape) = PlanShape::new(prime, log_n, batch) else { continue };
+                    let shape = shape.with_fusion(fused);
+                    let Some(h) = shape.halves(groups) else { continue };
+                    split += 1;
+                    let launches = shape.launches();
+                    assert!(h.from >= 1 && h.from < launches.len(), "k = {k}, 2^{log_n}: {h:?}");
+                    let (n, bit) = (shape.n as u64, 1u64 << h.shift);
+                    // every element block i of `pass` reads and writes, with the blocks of the
+                    // next pass that read what it writes
+                    let touch = |pass: Pass, vec: u64, i: u64, half: u64| -> Vec<u64> {
+                        let (r, p) = (pass.radix as u64, pass.p as u64);
+                        let mut next = Vec::new();
+                        for t in 0..r {
+                            let read = maps::stockham_input().eval(&[vec, n, i, t, n / r]);
+                            let write = maps::stockham_output().eval(&[vec, n, i, i % p, t, r, p]);
+                            assert_eq!((read & bit != 0) as u64, half, "k = {k}, 2^{log_n}, {pass:?}: read {read}");
+                            assert_eq!((write & bit != 0) as u64, half, "k = {k}, 2^{log_n}, {pass:?}: write {write}");
+                            next.push(write - vec * n);
+                        }
+                        next
+                    };
+                    for launch in &launches[h.from..] {
+                        let (first, second) = match *launch {
+                            Launch::Single(pass) => (pass, None),
+                            Launch::Fused(a, b) => (a, Some(b)),
+                        };
+                        // blocks, or superblocks of R² elements: i0 + s·n/R²
+                        let span = first.radix as u64 * second.map_or(1, |b| b.radix as u64);
+                        let (tt, count) = (n / span, n * batch as u64 / span);
+                        for half in 0..2u64 {
+                            let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, half)).collect();
+                            let expect: Vec<u64> = (0..count).filter(|g| (g & bit != 0) as u64 == half).collect();
+                            assert_eq!(blocks, expect, "k = {k}, 2^{log_n}, {launch:?}, half {half}");
+                            for w in blocks.chunks(groups).filter(|w| w.len() == groups && groups.is_power_of_two()) {
+                                assert!(w.windows(2).all(|b| b[1] == b[0] + 1), "k = {k}, 2^{log_n}: a work-group split");
+                            }
+                            for g in blocks {
+                                let (vec, i0) = (g / tt, g % tt);
+                                for b in 0..span / first.radix as u64 {
+                                    let written = touch(first, vec, i0 + b * tt, half);
+                                    if let Some(second) = second {
+                                        let t2 = n / second.radix as u64;
+                                        for o in written {
+                                            touch(second, vec, o % t2, half);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(split > 40, "only {split} plans run in halves");
+        // the identity: s = 63, half 0
+        let whole = Halves { from: 0, shift: Halves::WHOLE };
+        assert!([0u64, 1, 31, 1 << 40].iter().all(|&g| whole.block(g, 0) == g));
     }
 }

@@ -17,7 +17,7 @@
 
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
-use srgfn_gen::emit::{has_fused, variants_for, KernelOptions, MulForm};
+use srgfn_gen::emit::{self, has_fused, variants_for, KernelOptions, MulForm, Variant};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
@@ -270,6 +270,13 @@ fn log2_label(n: usize) -> String {
     format!("2^{}", n.trailing_zeros())
 }
 
+/// Whether the plan of size n (one vector, default fusion) runs launches in
+/// halves when asked to (`emit::plan_halves`).
+fn runs_in_halves(prime: &Prime, variant: Variant, radix: Radix, n: usize) -> bool {
+    emit::plan_shape(prime, variant, radix, None, n.trailing_zeros(), 1)
+        .is_ok_and(|shape| emit::plan_halves(prime, variant, radix, &shape, Some(true)).is_some())
+}
+
 /// Runs the check; `report` sees each case as it finishes.
 pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -> Vec<Case> {
     let mut cases = Vec::new();
@@ -309,6 +316,14 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                         }
                     }
                 }
+                // where a size's plan can run launches in halves on two queues: those sizes so
+                // (the default does that only for large launches, beyond these sizes)
+                let halves = FftOptions { radix: Some(radix), variant: Some(variant), mul, halves: Some(true), ..FftOptions::default() };
+                for &n in sizes.iter().filter(|&&n| runs_in_halves(prime, variant, radix, n)) {
+                    cases.push(case(prime, format!("{label} halves forward+inverse N={}", log2_label(n)), report, || {
+                        transform(&Fft::with_options(session, prime, halves)?, n)
+                    }));
+                }
                 if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
                     cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
                 }
@@ -321,6 +336,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                         mul,
                         max_buffer: Some(two_buffer_limit(prime, variant, n)),
                         fuse: None,
+                        halves: None,
                     };
                     cases.push(case(prime, format!("{label} in 2 buffers N={}", log2_label(n)), report, || {
                         transform(&Fft::with_options(session, prime, opts)?, n)

@@ -25,13 +25,13 @@ use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
-use srgfn_gen::plan::{Launch, PlanShape};
+use srgfn_gen::plan::{Halves, Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
 use crate::device_vec::{DeviceVec, Owner};
 use crate::error::{DeviceContext as _, Error, Result};
-use crate::kernels::FieldKernels;
+use crate::kernels::{FieldKernels, PassPart};
 use crate::memory;
 use crate::session::Session;
 
@@ -53,6 +53,8 @@ pub struct Fft {
     variant: Variant,
     /// The caller's choice of fusion ([`FftOptions::fuse`]).
     fuse: Option<bool>,
+    /// The caller's choice of halves ([`FftOptions::halves`]).
+    halves: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
     max_buffer: u64,
 }
@@ -75,6 +77,10 @@ pub struct FftOptions {
     /// `Some(true)` for a variant or prime without one is an
     /// [`Error::InvalidOption`].
     pub fuse: Option<bool>,
+    /// Run the launches that allow it as two halves side by side, on two
+    /// queues (`srgfn_gen::plan::PlanShape::halves`; default: wherever a plan
+    /// allows it).  `Some(false)` runs every launch whole.
+    pub halves: Option<bool>,
 }
 
 impl Fft {
@@ -113,6 +119,7 @@ impl Fft {
             field: Arc::new(Field::new(prime)),
             variant,
             fuse: opts.fuse,
+            halves: opts.halves,
             max_buffer,
         })
     }
@@ -161,6 +168,11 @@ impl Fft {
     pub fn variant(&self) -> Variant {
         self.variant
     }
+    /// The halves asked for in [`FftOptions::halves`] (`None`: the default).
+    pub fn halves_option(&self) -> Option<bool> {
+        self.halves
+    }
+
     /// The fusion asked for in [`FftOptions::fuse`] (`None`: the default).
     pub fn fuse_option(&self) -> Option<bool> {
         self.fuse
@@ -353,6 +365,8 @@ pub struct Plan {
     seg: usize,
     /// The scratch vector, in segments like every vector of the plan.
     scratch: Vec<Buffer<u64>>,
+    /// The launches run as two halves side by side, if any.
+    halves: Option<Halves>,
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
     n_inv: Buffer<u64>,
@@ -383,6 +397,7 @@ impl Plan {
             kernels.upload(&vec![0; fft.variant.table_words(k, 1)])?
         };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
+        let halves = emit::plan_halves(&prime, fft.variant, fft.radix(), &shape, fft.halves);
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
             session: fft.session().id(),
@@ -391,7 +406,13 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, shape, kernels, seg, scratch, table, n_inv, owner })
+        Ok(Plan { fft, shape, kernels, seg, scratch, halves, table, n_inv, owner })
+    }
+
+    /// The launches this plan runs as two halves side by side, if any
+    /// ([`emit::plan_halves`]).
+    pub fn halves(&self) -> Option<Halves> {
+        self.halves
     }
 
     /// This plan's id, unique in the process (see [`DeviceVec::plan_id`]).
@@ -449,35 +470,55 @@ impl Plan {
         let (n, total) = (self.shape.n as u64, self.total() as u64);
         let log_t = self.shape.twiddle_log();
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
-        for launch in self.shape.launches() {
+        let launches = self.shape.launches();
+        for (j, launch) in launches.iter().copied().enumerate() {
+            // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
+            let parts = match self.halves {
+                Some(h) if j >= h.from => {
+                    if j == h.from {
+                        kernels.fork()?;
+                    }
+                    vec![PassPart::Half { shift: h.shift, half: 0 }, PassPart::Half { shift: h.shift, half: 1 }]
+                }
+                _ => vec![PassPart::Whole],
+            };
             match launch {
-                Launch::Single(pass) => kernels.pass(
-                    self.fft.variant,
-                    pass.radix,
-                    &v.bufs,
-                    &self.scratch,
-                    &self.table,
-                    self.seg as u64,
-                    n,
-                    pass.p as u64,
-                    log_t,
-                    self.shape.twiddle_shift(&pass),
-                    total / pass.radix as u64,
-                )?,
-                Launch::Fused(a, b) => kernels.fused_pass(
-                    a.radix,
-                    &v.bufs,
-                    &self.scratch,
-                    &self.table,
-                    self.seg as u64,
-                    n,
-                    a.p as u64,
-                    log_t,
-                    [self.shape.twiddle_shift(&a), self.shape.twiddle_shift(&b)],
-                    total / (a.radix * b.radix) as u64,
-                )?,
+                Launch::Single(pass) => {
+                    for part in parts {
+                        kernels.pass_part(
+                            self.fft.variant,
+                            pass.radix,
+                            &v.bufs,
+                            &self.scratch,
+                            &self.table,
+                            [self.seg as u64, n, pass.p as u64],
+                            log_t,
+                            self.shape.twiddle_shift(&pass),
+                            total / pass.radix as u64,
+                            part,
+                        )?;
+                    }
+                }
+                Launch::Fused(a, b) => {
+                    for part in parts {
+                        kernels.fused_pass(
+                            a.radix,
+                            &v.bufs,
+                            &self.scratch,
+                            &self.table,
+                            [self.seg as u64, n, a.p as u64],
+                            log_t,
+                            [self.shape.twiddle_shift(&a), self.shape.twiddle_shift(&b)],
+                            total / (a.radix * b.radix) as u64,
+                            part,
+                        )?;
+                    }
+                }
             }
             std::mem::swap(&mut v.bufs, &mut self.scratch);
+        }
+        if self.halves.is_some_and(|h| h.from < launches.len()) {
+            kernels.join()?;
         }
         v.valid = true;
         Ok(())

@@ -10,7 +10,7 @@ use srgfn_gen::Prime;
 
 use crate::{Result, Session};
 
-pub use crate::kernels::FieldKernels;
+pub use crate::kernels::{FieldKernels, PassPart};
 pub use crate::layout::{from_digit_major, to_digit_major};
 
 /// The field-operation check of `srgfn check` (f_mul, f_add, f_sub and

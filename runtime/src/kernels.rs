@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use ocl::core::ArgVal;
-use ocl::{Buffer, Kernel, Program, SpatialDims};
+use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
 use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant};
-use srgfn_gen::plan::{Launch, PlanShape};
+use srgfn_gen::plan::{Halves, Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -47,6 +47,53 @@ pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)>
         each.push(end.saturating_sub(start));
     }
     Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each))
+}
+
+/// Which blocks of a pass one launch runs (`srgfn_gen::plan::Halves`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassPart {
+    /// Every block, on the session's queue.
+    Whole,
+    /// The blocks whose bit `shift` is `half`: half 0 on the session's
+    /// queue, half 1 on its side queue.
+    Half {
+        /// The bit of the block index that tells the halves apart.
+        shift: u32,
+        /// 0 or 1.
+        half: u32,
+    },
+}
+
+impl PassPart {
+    /// (half_shift, half_index, blocks launched) of a launch of this part of
+    /// a pass (R, p) of `count` blocks (or superblocks), `per_group` to a
+    /// work-group; an internal error unless the conditions of
+    /// `PlanShape::halves` hold (a power of two of blocks to a work-group
+    /// dividing 2^shift, p ≥ 2^(shift+1), count a multiple of 2^(shift+1)).
+    fn launch(self, per_group: usize, p: u64, count: u64) -> Result<(u32, u32, u64)> {
+        match self {
+            PassPart::Whole => Ok((Halves::WHOLE, 0, count)),
+            PassPart::Half { shift, half } => {
+                let bit = 1u64.checked_shl(shift).unwrap_or(0);
+                if half > 1 || bit < per_group.next_power_of_two() as u64 || 2 * bit > p || !count.is_multiple_of(2 * bit) {
+                    return Err(Error::internal(format!("no half {half} split at bit {shift} of a pass with p = {p} of {count} blocks")));
+                }
+                Ok((shift, half, count / 2))
+            }
+        }
+    }
+}
+
+/// Commands enqueued on `waiter` from now on start after every command
+/// enqueued on `other` so far (a marker on `other`, a barrier on `waiter`).
+/// `other` is flushed: a marker the device has not been handed yet would hold
+/// `waiter` until the next flush.
+fn queue_waits_for(waiter: &Queue, other: &Queue) -> Result<()> {
+    let marker = other.enqueue_marker::<&ocl::Event>(None).or_device(|| "cannot enqueue a marker".into())?;
+    other.flush().or_device(|| "cannot flush a queue".into())?;
+    ocl::core::enqueue_barrier_with_wait_list(waiter.as_core(), Some(&marker), None::<&mut ocl::Event>, None)
+        .map_err(ocl::Error::from)
+        .or_device(|| "cannot enqueue a barrier".into())
 }
 
 /// One kernel argument, checked against the kernel's [`KernelSig`] before it is set.
@@ -316,6 +363,27 @@ impl FieldKernels {
         tw_shift: u32,
         count: u64,
     ) -> Result<()> {
+        self.pass_part(variant, radix, x, y, w, [plane, n, p], log_t, tw_shift, count, PassPart::Whole)
+    }
+
+    /// [`Self::pass`] over the blocks `part` names: a half runs the blocks
+    /// whose bit `shift` is `half` (`srgfn_gen::plan::Halves`, which says
+    /// where that is sound), half 1 on the session's side queue.  Between
+    /// [`Self::fork`] and [`Self::join`] only.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pass_part(
+        &self,
+        variant: Variant,
+        radix: usize,
+        x: &[Buffer<u64>],
+        y: &[Buffer<u64>],
+        w: &Buffer<u64>,
+        [plane, n, p]: [u64; 3],
+        log_t: u32,
+        tw_shift: u32,
+        count: u64,
+        part: PassPart,
+    ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
         // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
         // after exactly 2^log_t entries, so such a table must have that length
@@ -334,9 +402,35 @@ impl FieldKernels {
         }
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
-        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, count as usize);
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant);
-        self.launch(&file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift], count))
+        if !variant.runs_in_halves() && part != PassPart::Whole {
+            return Err(Error::internal(format!("the {} variant's passes run whole", variant.name())));
+        }
+        let per_group = emit::pass_blocks_per_group(&self.prime, variant, radix);
+        let (shift, half, blocks) = part.launch(per_group, p, count)?;
+        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
+        let extra: &[u32] = if variant.runs_in_halves() { &[tw_shift, shift, half] } else { &[tw_shift] };
+        self.launch_on(self.queue_of(part), &file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, extra, count))
+    }
+
+    /// The queue that runs `part`: half 1 on the side queue, the rest on the session's.
+    fn queue_of(&self, part: PassPart) -> &Queue {
+        match part {
+            PassPart::Half { half: 1, .. } => &self.session.side_queue,
+            _ => &self.session.queue,
+        }
+    }
+
+    /// Before the first half-launch: the side queue waits for everything
+    /// enqueued so far on the session's queue.
+    pub fn fork(&self) -> Result<()> {
+        queue_waits_for(&self.session.side_queue, &self.session.queue)
+    }
+
+    /// After the last half-launch: the session's queue waits for everything
+    /// enqueued so far on the side queue, so later commands see both halves.
+    pub fn join(&self) -> Result<()> {
+        queue_waits_for(&self.session.queue, &self.session.side_queue)
     }
 
     /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
@@ -350,12 +444,11 @@ impl FieldKernels {
         x: &[Buffer<u64>],
         y: &[Buffer<u64>],
         w: &Buffer<u64>,
-        plane: u64,
-        n: u64,
-        p: u64,
+        [plane, n, p]: [u64; 3],
         log_t: u32,
         tw_shift: [u32; 2],
         count: u64,
+        part: PassPart,
     ) -> Result<()> {
         pass_shape(n, (radix * radix) as u64, p)?;
         let program = &self.set.program;
@@ -364,9 +457,10 @@ impl FieldKernels {
             _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {}", self.prime.k()))),
         };
         let name = fused::name(program);
-        let (gws, lws) = fused::work_size(&shape, count as usize);
-        let args = stockham_args(x, y, w, [plane, n, p], log_t, &tw_shift, count);
-        self.launch(&format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)
+        let (shift, half, superblocks) = part.launch(shape.blocks, p, count)?;
+        let (gws, lws) = fused::work_size(&shape, superblocks as usize);
+        let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half], count);
+        self.launch_on(self.queue_of(part), &format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
@@ -386,6 +480,19 @@ impl FieldKernels {
     /// Sets the arguments of kernel `sig` of `file` in its signature's order,
     /// each checked against the declared type, and enqueues it.
     fn launch(&self, file: &str, sig: &KernelSig, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
+        self.launch_on(&self.session.queue, file, sig, gws, lws, args)
+    }
+
+    /// [`Self::launch`] on `queue` (one of the session's).
+    fn launch_on(
+        &self,
+        queue: &Queue,
+        file: &str,
+        sig: &KernelSig,
+        gws: impl Into<SpatialDims>,
+        lws: Option<SpatialDims>,
+        args: &[Arg],
+    ) -> Result<()> {
         let name = &sig.name;
         if args.len() != sig.params.len() {
             return Err(Error::internal(format!("kernel {name} takes {} arguments, {} given", sig.params.len(), args.len())));
@@ -419,7 +526,7 @@ impl FieldKernels {
         if self.session.faults.hit(Fault::Enqueue) {
             return Err(Faults::error(Fault::Enqueue, &format!("enqueue of {name}")));
         }
-        let cmd = k.cmd().global_work_size(gws).local_work_size(lws.unwrap_or(SpatialDims::Unspecified));
+        let cmd = k.cmd().queue(queue).global_work_size(gws).local_work_size(lws.unwrap_or(SpatialDims::Unspecified));
         let mut recording = self.events.lock().expect("event list");
         // SAFETY: as above: the arguments match the kernel's declared types, and the buffers
         // outlive the enqueue (the queue is in order).

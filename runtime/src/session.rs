@@ -35,8 +35,8 @@ fn build_options_c() -> Result<CString> {
     CString::new(build_options()).map_err(|_| Error::option("SRGFN_CL_OPTIONS contains a NUL byte"))
 }
 
-/// One device opened for work: its OpenCL context, an in-order
-/// profiling-enabled queue, and the program caches (in memory, and on disk
+/// One device opened for work: its OpenCL context, two in-order
+/// profiling-enabled queues (the second for plans run in halves), and the program caches (in memory, and on disk
 /// unless disabled).  Cheap to clone: clones share the context, the queue and
 /// the programs built, and have the same [`Session::id`].
 #[derive(Clone, Debug)]
@@ -44,6 +44,10 @@ pub struct Session {
     pub(crate) device: DeviceEntry,
     context: Context,
     pub(crate) queue: Queue,
+    /// A second in-order queue on the same device: a plan's second halves
+    /// (`srgfn_gen::plan::Halves`) run on it beside the first, so that each
+    /// launch's last wave overlaps the other half's work.
+    pub(crate) side_queue: Queue,
     cache: ProgramCache,
     /// Faults to inject into this session's builds, allocations, enqueues and
     /// reads (cargo feature `faults`; without it the hook never fires).
@@ -79,8 +83,10 @@ impl Session {
             .or_device(|| format!("cannot create an OpenCL context on {}", device.describe()))?;
         let queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .or_device(|| format!("cannot create a command queue on {}", device.describe()))?;
+        let side_queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
+            .or_device(|| format!("cannot create a second command queue on {}", device.describe()))?;
         let id = NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed);
-        Ok(Session { device, context, queue, cache, faults: Arc::default(), built: Arc::default(), id })
+        Ok(Session { device, context, queue, side_queue, cache, faults: Arc::default(), built: Arc::default(), id })
     }
 
     /// This session's id: one per OpenCL context, shared by clones.

@@ -6,7 +6,7 @@
 
 use super::{fused::FusedShape, EmitError, Variant, LOCAL_MAX_K, TABLE_MAX_K};
 use crate::error::SizeError;
-use crate::plan::{PlanShape, SmallRadix};
+use crate::plan::{Halves, Launch, PlanShape, SmallRadix};
 use crate::prime::Prime;
 use crate::rules::Radix;
 use crate::unroll::Program;
@@ -165,6 +165,44 @@ pub fn plan_shape(
         .with_small_radix(small_radix_at(variant))
         .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n))
         .with_table_for(variant))
+}
+
+/// By default a plan runs in halves only where each launch moves at least
+/// this many digits (N · batch · k): the queues overlap only where the GPU
+/// stays busy longer than NVIDIA's driver takes to start a queue's command
+/// after one on the other queue (tens of µs, seen as gaps between kernels).
+/// v23 on the H200: k = 4 at 2^17 (2^19 digits) +100%, k = 64 at 2^15 (2^21)
+/// +14%, k = 16 at 2^17 (2^21) +1%; from 2^22 digits −1 to −9% (k = 8
+/// 2^19 … 2^24, k = 16 2^18 … 2^22, k = 64 2^16 … 2^19), level for k = 2.
+pub const HALVES_MIN_DIGITS: usize = 1 << 22;
+
+/// By default a plan runs in halves only where at least this many launches
+/// do: one alone pays the queues' fork and join for the overlap of one tail
+/// (v23, H200: k = 8's last radix-4 launch at 2^17 and 2^18, +0.5 to +4%).
+pub const HALVES_MIN_LAUNCHES: usize = 2;
+
+/// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
+/// halves side by side ([`PlanShape::halves`] with the largest work-group of
+/// blocks or fused superblocks among its launches): never for a variant whose kernels do not take a half
+/// ([`Variant::runs_in_halves`]) or with `choice` `Some(false)`; with
+/// `Some(true)` wherever the plan allows it; by default where the launches
+/// are as many and as large as [`HALVES_MIN_LAUNCHES`] and
+/// [`HALVES_MIN_DIGITS`] ask.
+pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>) -> Option<Halves> {
+    if choice == Some(false) || !variant.runs_in_halves() {
+        return None;
+    }
+    let mut per_group = shape.radices().into_iter().map(|r| super::pass_blocks_per_group(prime, variant, r)).max()?;
+    if shape.launches().iter().any(|l| matches!(l, Launch::Fused(..))) {
+        let fused = Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p))?;
+        per_group = per_group.max(fused.blocks);
+    }
+    let halves = shape.halves(per_group)?;
+    if choice == Some(true) {
+        return Some(halves);
+    }
+    let launches = shape.launches().len() - halves.from;
+    (launches >= HALVES_MIN_LAUNCHES && shape.n * shape.batch * shape.k >= HALVES_MIN_DIGITS).then_some(halves)
 }
 
 #[cfg(test)]

@@ -188,17 +188,33 @@ fn stockham(name: &str, variant: Variant, x: Param, shifts: &[Param], count: Par
 /// The workgroup variant's passes use X as scratch.
 pub fn pass(name: &str, variant: Variant) -> KernelSig {
     let x_inout = variant == Variant::Workgroup;
+    let mut extra = vec![p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)")];
+    if variant.runs_in_halves() {
+        extra.extend(half_params("blocks"));
+    }
     stockham(
         name,
         variant,
         p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
-        &[p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)")],
-        p("count", ULong, "blocks (DFTs) = elements / R"),
+        &extra,
+        p("count", ULong, "blocks (DFTs) = elements / R, of the whole pass"),
     )
+}
+
+/// The two parameters that say which half of a pass's `what` a launch runs
+/// (`plan::Halves`, `maps::half_block`).
+fn half_params(what: &'static str) -> [Param; 2] {
+    let doc = if what == "blocks" {
+        "the launch runs the blocks whose bit half_shift is half_index (SRGFN_HALF_BLOCK; 63: every block)"
+    } else {
+        "the launch runs the superblocks whose bit half_shift is half_index (SRGFN_HALF_BLOCK; 63: every superblock)"
+    };
+    [p("half_shift", UInt, doc), p("half_index", UInt, "0 or 1")]
 }
 
 /// The fused kernel of two Stockham levels (R, p) and (R, pR): X → Y.
 pub fn fused_pass(name: &str) -> KernelSig {
+    let [half_shift, half_index] = half_params("superblocks");
     stockham(
         name,
         Variant::Local,
@@ -206,6 +222,8 @@ pub fn fused_pass(name: &str) -> KernelSig {
         &[
             p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
             p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
+            half_shift,
+            half_index,
         ],
         p("count", ULong, "superblocks = elements / R^2"),
     )
