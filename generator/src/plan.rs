@@ -88,6 +88,15 @@ impl Halves {
     }
 }
 
+impl Launch {
+    /// The launch's pass, or the first of its two.
+    pub fn first_pass(&self) -> Pass {
+        match *self {
+            Launch::Single(pass) | Launch::Fused(pass, _) => pass,
+        }
+    }
+}
+
 /// Where a plan puts its one pass of radix R below the largest (N not a power
 /// of the largest radix: K = 2k, or 64 and 32 for k = 64 and 128).
 ///
@@ -252,14 +261,12 @@ impl PlanShape {
 
     /// Where this plan's launches may run as two independent halves, side by
     /// side (on two queues, so that each launch's last wave overlaps the
-    /// other half's work): from the first launch after which every launch
-    /// starts with a pass with p ≥ 2^(s+1), s = log2(its p) − 1, and 2^s ≥
-    /// `blocks_per_group` (blocks or fused superblocks, rounded up to a power
-    /// of two): a work-group's blocks are then consecutive where that count is
-    /// a power of two (the local and fused variants', whose stores rely on
-    /// it), and elsewhere at most one work-group in 2^s blocks straddles the
-    /// halves' boundary (the table and digits kernels map each block).  None
-    /// where no such launch follows the first.
+    /// other half's work): from the first launch j ≥ 1 whose (first) pass
+    /// has p ≥ `min_p` of every launch from j on, with s = log2(that p) − 1.
+    /// `min_p` says what a launch's kernel needs (None: it runs only whole):
+    /// runs of 2^s consecutive blocks long enough for whole memory sectors,
+    /// and for the fused kernel a work-group's superblocks inside one run
+    /// (`emit::half_min_p`).  None where no such launch follows the first.
     ///
     /// Why the halves are independent: a pass with p ≥ 2^(s+1) keeps bits
     /// 0 … s of the element index from block to output (output t of block i
@@ -269,15 +276,16 @@ impl PlanShape {
     /// the blocks i0 + b·n/R² (n/R² ≥ p) of its first pass, whose outputs are
     /// its second pass's inputs.  So half h (the blocks whose bit s is h)
     /// reads only elements the same half of the launch before wrote, or that
-    /// the whole launch before the first half-launch wrote.
-    pub fn halves(&self, blocks_per_group: usize) -> Option<Halves> {
+    /// the whole launch before the first half-launch wrote; and the p of the
+    /// launches after j is larger than j's.
+    pub fn halves(&self, min_p: impl Fn(&Launch) -> Option<usize>) -> Option<Halves> {
         let launches = self.launches();
-        let min_p = 2 * blocks_per_group.next_power_of_two();
-        let p_of = |l: &Launch| match *l {
-            Launch::Single(pass) | Launch::Fused(pass, _) => pass.p,
-        };
-        let from = (1..launches.len()).find(|&j| launches[j..].iter().all(|l| p_of(l) >= min_p))?;
-        Some(Halves { from, shift: p_of(&launches[from]).trailing_zeros() - 1 })
+        let need: Vec<Option<usize>> = launches.iter().map(&min_p).collect();
+        let from = (1..launches.len()).find(|&j| {
+            let p = launches[j].first_pass().p;
+            need[j..].iter().all(|m| m.is_some_and(|m| p >= m.max(2)))
+        })?;
+        Some(Halves { from, shift: launches[from].first_pass().p.trailing_zeros() - 1 })
     }
 
     /// log2 of the twiddle table's length 2^log_t (1 when there is none):
@@ -461,10 +469,19 @@ mod tests {
         for k in [2usize, 4, 8, 16, 32] {
             let prime = crate::catalog_prime(k).unwrap();
             for log_n in 2..=14u32 {
-                for (batch, fused, groups) in [(1, false, 32), (3, false, 32), (1, true, 32), (1, false, 4), (2, false, 1), (3, false, 5)] {
+                // (min p of single launches, of fused ones, blocks of a work-group)
+                for (batch, fused, (single, pair, groups)) in [
+                    (1, false, (16, 0, 32)),
+                    (3, false, (64, 0, 32)),
+                    (1, true, (16, 16, 8)),
+                    (1, false, (8, 0, 4)),
+                    (2, false, (2, 0, 1)),
+                    (3, false, (16, 0, 5)),
+                ] {
                     let Ok(shape) = PlanShape::new(prime, log_n, batch) else { continue };
                     let shape = shape.with_fusion(fused);
-                    let Some(h) = shape.halves(groups) else { continue };
+                    let min_p = |l: &Launch| Some(if matches!(l, Launch::Fused(..)) { pair } else { single });
+                    let Some(h) = shape.halves(min_p) else { continue };
                     split += 1;
                     let launches = shape.launches();
                     assert!(h.from >= 1 && h.from < launches.len(), "k = {k}, 2^{log_n}: {h:?}");
@@ -495,8 +512,14 @@ mod tests {
                             let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, half)).collect();
                             let expect: Vec<u64> = (0..count).filter(|g| (g & bit != 0) as u64 == half).collect();
                             assert_eq!(blocks, expect, "k = {k}, 2^{log_n}, {launch:?}, half {half}");
-                            for w in blocks.chunks(groups).filter(|w| w.len() == groups && groups.is_power_of_two()) {
-                                assert!(w.windows(2).all(|b| b[1] == b[0] + 1), "k = {k}, 2^{log_n}: a work-group split");
+                            // runs of 2^s consecutive blocks, at least min p / 2 long
+                            let run = bit as usize;
+                            assert!(2 * run >= min_p(launch).unwrap().max(2), "k = {k}, 2^{log_n}: runs of {run}");
+                            for w in blocks.chunks(run) {
+                                assert!(w.windows(2).all(|b| b[1] == b[0] + 1), "k = {k}, 2^{log_n}: a run split");
+                            }
+                            if launch_is_fused(launch) {
+                                assert!(run.is_multiple_of(groups), "k = {k}, 2^{log_n}: a fused work-group split");
                             }
                             for g in blocks {
                                 let (vec, i0) = (g / tt, g % tt);
@@ -516,6 +539,9 @@ mod tests {
             }
         }
         assert!(split > 40, "only {split} plans run in halves");
+        fn launch_is_fused(l: &Launch) -> bool {
+            matches!(l, Launch::Fused(..))
+        }
         // the identity: s = 63, half 0
         let whole = Halves { from: 0, shift: Halves::WHOLE };
         assert!([0u64, 1, 31, 1 << 40].iter().all(|&g| whole.block(g, 0) == g));

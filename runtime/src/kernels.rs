@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
 use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant};
-use srgfn_gen::plan::{Halves, Launch, PlanShape};
+use srgfn_gen::plan::{Halves, Launch, Pass, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -66,16 +66,17 @@ pub enum PassPart {
 
 impl PassPart {
     /// (half_shift, half_index, blocks launched) of a launch of this part of
-    /// a pass (R, p) of `count` blocks (or superblocks), `per_group` to a
-    /// work-group; an internal error unless the conditions of
-    /// `PlanShape::halves` hold (a power of two of blocks to a work-group
-    /// dividing 2^shift, p ≥ 2^(shift+1), count a multiple of 2^(shift+1)).
-    fn launch(self, per_group: usize, p: u64, count: u64) -> Result<(u32, u32, u64)> {
+    /// a launch (R, p) of `count` blocks (or superblocks) whose kernel runs in
+    /// halves from `min_p` on (`emit::half_min_p`); an internal error unless
+    /// the conditions of `PlanShape::halves` hold (min_p ≤ 2^(shift+1) ≤ p,
+    /// count a multiple of 2^(shift+1)).
+    fn launch(self, min_p: Option<usize>, p: u64, count: u64) -> Result<(u32, u32, u64)> {
         match self {
             PassPart::Whole => Ok((Halves::WHOLE, 0, count)),
             PassPart::Half { shift, half } => {
                 let bit = 1u64.checked_shl(shift).unwrap_or(0);
-                if half > 1 || bit < per_group.next_power_of_two() as u64 || 2 * bit > p || !count.is_multiple_of(2 * bit) {
+                let least = min_p.map_or(u64::MAX, |m| m.max(2) as u64);
+                if half > 1 || 2 * bit < least || 2 * bit > p || !count.is_multiple_of(2 * bit) {
                     return Err(Error::internal(format!("no half {half} split at bit {shift} of a pass with p = {p} of {count} blocks")));
                 }
                 Ok((shift, half, count / 2))
@@ -403,11 +404,8 @@ impl FieldKernels {
         let (file, _) = self.dft_file(variant, radix)?;
         let program = self.dft_program(radix)?;
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant);
-        if !variant.runs_in_halves() && part != PassPart::Whole {
-            return Err(Error::internal(format!("the {} variant's passes run whole", variant.name())));
-        }
-        let per_group = emit::pass_blocks_per_group(&self.prime, variant, radix);
-        let (shift, half, blocks) = part.launch(per_group, p, count)?;
+        let launch = Launch::Single(Pass { radix, p: p as usize });
+        let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
         let extra: &[u32] = if variant.runs_in_halves() { &[tw_shift, shift, half] } else { &[tw_shift] };
         self.launch_on(self.queue_of(part), &file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, extra, count))
@@ -457,7 +455,8 @@ impl FieldKernels {
             _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {}", self.prime.k()))),
         };
         let name = fused::name(program);
-        let (shift, half, superblocks) = part.launch(shape.blocks, p, count)?;
+        let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
+        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Local, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = fused::work_size(&shape, superblocks as usize);
         let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half], count);
         self.launch_on(self.queue_of(part), &format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)

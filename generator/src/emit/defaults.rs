@@ -181,23 +181,44 @@ pub const HALVES_MIN_DIGITS: usize = 1 << 22;
 /// (v23, H200: k = 8's last radix-4 launch at 2^17 and 2^18, +0.5 to +4%).
 pub const HALVES_MIN_LAUNCHES: usize = 2;
 
-/// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
-/// halves side by side ([`PlanShape::halves`] with the largest work-group of
-/// blocks or fused superblocks among its launches): never for a variant whose kernels do not take a half
-/// ([`Variant::runs_in_halves`]) or with `choice` `Some(false)`; with
-/// `Some(true)` wherever the plan allows it; by default where the launches
-/// are as many and as large as [`HALVES_MIN_LAUNCHES`] and
-/// [`HALVES_MIN_DIGITS`] ask.
-pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>) -> Option<Halves> {
-    if choice == Some(false) || !variant.runs_in_halves() {
+/// Consecutive blocks a half-launch keeps together at least (2^s ≥ this):
+/// each digit plane is then read and written in runs of 64 bytes, whole
+/// memory sectors (the table and digits kernels map each block into its
+/// half).  v23b, H200: k = 16's second launch (p = 32) in halves, 2^18
+/// −4.2%, 2^22 −1.4%.
+pub const HALF_MIN_RUN: usize = 8;
+
+/// The least p with which `launch` of these kernels may run in halves
+/// (`PlanShape::halves`): 2^(s+1) for runs of [`HALF_MIN_RUN`] blocks; for the
+/// local and fused kernels runs of a whole work-group (32 blocks, or its
+/// superblocks), which they map by its first block and their stores take as
+/// consecutive.  v23b, H200: a local kernel that mapped each lane's block
+/// instead, with k = 8's second launch (p = 16) in halves of runs of 8
+/// blocks, made the transform 3–12% slower from 2^20, and mapping each lane
+/// alone cost 4–5% (2^24 6.29 → 6.62 ms).  None for a variant whose kernels
+/// run only whole ([`Variant::runs_in_halves`]).
+pub fn half_min_p(prime: &Prime, variant: Variant, radix: Radix, launch: &Launch) -> Option<usize> {
+    if !variant.runs_in_halves() {
         return None;
     }
-    let mut per_group = shape.radices().into_iter().map(|r| super::pass_blocks_per_group(prime, variant, r)).max()?;
-    if shape.launches().iter().any(|l| matches!(l, Launch::Fused(..))) {
-        let fused = Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p))?;
-        per_group = per_group.max(fused.blocks);
+    let run = match (launch, variant) {
+        (Launch::Single(_), Variant::Local) => super::local::GROUPS,
+        (Launch::Single(_), _) => 1,
+        (Launch::Fused(..), _) => Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p))?.blocks,
+    };
+    Some(2 * HALF_MIN_RUN.max(run.next_power_of_two()))
+}
+
+/// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
+/// halves side by side ([`PlanShape::halves`] with [`half_min_p`]): never
+/// with `choice` `Some(false)`; with `Some(true)` wherever the plan allows
+/// it; by default where the launches are as many and as large as
+/// [`HALVES_MIN_LAUNCHES`] and [`HALVES_MIN_DIGITS`] ask.
+pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>) -> Option<Halves> {
+    if choice == Some(false) {
+        return None;
     }
-    let halves = shape.halves(per_group)?;
+    let halves = shape.halves(|l| half_min_p(prime, variant, radix, l))?;
     if choice == Some(true) {
         return Some(halves);
     }
