@@ -118,12 +118,11 @@ fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: 
             std::slice::from_ref(&bx),
             std::slice::from_ref(&by),
             &bw,
-            total as u64,
-            n as u64,
-            p as u64,
+            [total as u64, n as u64, p as u64],
             log_t,
             tw_shift,
             (total / radix) as u64,
+            PassPart::Whole,
         )
         .unwrap();
         let bad = wrong(&from_digit_major(&fk.download(&by).unwrap(), k), &want);
@@ -400,7 +399,7 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
     let (w, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
     for (n, p) in [(96u64, 1u64), (64, 3), (8, 8)] {
         let e = fk
-            .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, 96, n, p, log_t, 0, 96 / 8)
+            .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, [96, n, p], log_t, 0, 96 / 8, PassPart::Whole)
             .expect_err("a pass the kernels cannot map");
         assert!(format!("{e:#}").contains("powers of two with radix·p ≤ n"), "n = {n}, p = {p}: {e:#}");
     }
@@ -416,7 +415,7 @@ fn a_table_not_laid_out_for_the_variant_is_refused() {
     let longer = fk.alloc(Variant::Digits.table_words(k, 2 << log_t)).unwrap();
     for w in [&entries_only, &longer] {
         let e = fk
-            .pass(Variant::Digits, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), w, 64, 64, 8, log_t, 0, 64 / 8)
+            .pass(Variant::Digits, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), w, [64, 64, 8], log_t, 0, 64 / 8, PassPart::Whole)
             .expect_err("a table in another layout");
         assert!(format!("{e:#}").contains("Variant::table_words"), "{e:#}");
     }

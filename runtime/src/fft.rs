@@ -485,7 +485,7 @@ impl Plan {
             match launch {
                 Launch::Single(pass) => {
                     for part in parts {
-                        kernels.pass_part(
+                        kernels.pass(
                             self.fft.variant,
                             pass.radix,
                             &v.bufs,

@@ -348,31 +348,12 @@ impl FieldKernels {
     /// sub-transforms of length p (see `srgfn_gen::plan::Pass`): X → Y, Y ≠ X;
     /// `count` = total elements / radix.  W is the twiddle table of ω_n
     /// (2^log_t entries); tw_shift = log2(n / (radix·p)).  The workgroup
-    /// variant overwrites X.
+    /// variant overwrites X.  `part` says which blocks: all of them, or a
+    /// half, the blocks whose bit `shift` is `half` (`srgfn_gen::plan::Halves`
+    /// says where that is sound; half 1 runs on the session's side queue,
+    /// between [`Self::fork`] and [`Self::join`]).
     #[allow(clippy::too_many_arguments)]
     pub fn pass(
-        &self,
-        variant: Variant,
-        radix: usize,
-        x: &[Buffer<u64>],
-        y: &[Buffer<u64>],
-        w: &Buffer<u64>,
-        plane: u64,
-        n: u64,
-        p: u64,
-        log_t: u32,
-        tw_shift: u32,
-        count: u64,
-    ) -> Result<()> {
-        self.pass_part(variant, radix, x, y, w, [plane, n, p], log_t, tw_shift, count, PassPart::Whole)
-    }
-
-    /// [`Self::pass`] over the blocks `part` names: a half runs the blocks
-    /// whose bit `shift` is `half` (`srgfn_gen::plan::Halves`, which says
-    /// where that is sound), half 1 on the session's side queue.  Between
-    /// [`Self::fork`] and [`Self::join`] only.
-    #[allow(clippy::too_many_arguments)]
-    pub fn pass_part(
         &self,
         variant: Variant,
         radix: usize,
