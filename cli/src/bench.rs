@@ -54,7 +54,7 @@ pub struct BenchArgs {
     /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fuse: Vec<FuseArg>,
-    /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where it allows].
+    /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where its launches are large enough].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub halves: Vec<HalvesArg>,
     /// f_mul forms to run, e.g. wide64,limb22 [default: the device's default form].

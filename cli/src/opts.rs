@@ -143,7 +143,7 @@ pub struct KernelOpts {
     /// Two passes per launch (local variant) [default: on for k ≤ 8 with the local variant].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
-    /// Later launches as two halves side by side on two queues [default: on where the plan allows it].
+    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
 }

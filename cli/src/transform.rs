@@ -47,7 +47,7 @@ pub struct PlanArgs {
     /// Two passes per launch, as the default kernels (the prime's default radix and variant) run them [default: where measured faster].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
-    /// Later launches as two halves side by side on two queues [default: on where the plan allows it].
+    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
 }

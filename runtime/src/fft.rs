@@ -77,9 +77,10 @@ pub struct FftOptions {
     /// `Some(true)` for a variant or prime without one is an
     /// [`Error::InvalidOption`].
     pub fuse: Option<bool>,
-    /// Run the launches that allow it as two halves side by side, on two
-    /// queues (`srgfn_gen::plan::PlanShape::halves`; default: wherever a plan
-    /// allows it).  `Some(false)` runs every launch whole.
+    /// Run the later launches as two halves side by side, on two queues
+    /// (`srgfn_gen::plan::PlanShape::halves`).  Default: where the launches
+    /// are large enough to gain (`srgfn_gen::emit::plan_halves`);
+    /// `Some(true)` wherever a plan allows it, `Some(false)` never.
     pub halves: Option<bool>,
 }
 

@@ -509,7 +509,8 @@ impl FieldKernels {
         let cmd = k.cmd().queue(queue).global_work_size(gws).local_work_size(lws.unwrap_or(SpatialDims::Unspecified));
         let mut recording = self.events.lock().expect("event list");
         // SAFETY: as above: the arguments match the kernel's declared types, and the buffers
-        // outlive the enqueue (the queue is in order).
+        // outlive the enqueue (the queues are in order, and a plan joins its side queue back
+        // into the session's before its last command).
         match recording.as_mut() {
             Some(events) => {
                 let mut ev = ocl::Event::empty();
