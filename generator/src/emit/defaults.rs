@@ -173,7 +173,7 @@ pub fn plan_shape(
 /// after one on the other queue (tens of µs, seen as gaps between kernels).
 /// v23 on the H200: k = 4 at 2^17 (2^19 digits) +100%, k = 64 at 2^15 (2^21)
 /// +14%, k = 16 at 2^17 (2^21) +1%; from 2^22 digits −1 to −9% (k = 8
-/// 2^19 … 2^24, k = 4 and 2 2^20 … 2^24 with their fused launches in halves,
+/// 2^19 … 2^24, k = 4 2^20 … 2^24 and k = 2 2^21 … 2^24 with their fused launches in halves,
 /// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).
 pub const HALVES_MIN_DIGITS: usize = 1 << 22;
 
