@@ -139,7 +139,7 @@ pub enum Variant {
 
 impl Variant {
     /// Whether the variant's pass kernels can run one half of a pass's blocks
-    /// (`plan::Halves`; the kernels take `half_shift` and `half`): all but the
+    /// (`plan::Halves`; the kernels take `half_shift` and `half_index`): all but the
     /// workgroup variant, whose kernel keeps its own block map.
     pub fn runs_in_halves(self) -> bool {
         self != Variant::Workgroup
@@ -419,29 +419,23 @@ pub fn workgroup_shape(n: usize) -> (usize, usize) {
 /// The work sizes of a pass kernel of a variant for `count` blocks:
 /// (global, local) work-items.  The runtime launches with exactly these.
 pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count: usize) -> (usize, usize) {
-    let (blocks, threads) = pass_group_shape(prime, program, variant);
-    (count.div_ceil(blocks).max(1) * threads, threads)
-}
-
-/// (blocks, work-items) of one work-group of a pass kernel of `variant`.
-pub fn pass_group_shape(prime: &Prime, program: &Program, variant: Variant) -> (usize, usize) {
-    let blocks = pass_blocks_per_group(prime, variant, program.size);
-    let threads = match variant {
-        Variant::Local => LocalShape::of(prime.k(), program).threads(),
-        Variant::Table => blocks * table_shape(prime.k(), program.size).1,
-        Variant::Workgroup => blocks * workgroup_shape(program.size).1,
-        Variant::Digits => DigitsShape::of(prime.k(), program.size).expect("plans use radices the digits variant holds").threads,
-    };
-    (blocks, threads)
-}
-
-/// Blocks (DFT_size) one work-group of a pass kernel of `variant` runs.
-pub fn pass_blocks_per_group(prime: &Prime, variant: Variant, size: usize) -> usize {
     match variant {
-        Variant::Local => local::GROUPS,
-        Variant::Table => table_shape(prime.k(), size).0,
-        Variant::Workgroup => workgroup_shape(size).0,
-        Variant::Digits => DigitsShape::of(prime.k(), size).expect("plans use radices the digits variant holds").groups,
+        Variant::Local => {
+            let s = LocalShape::of(prime.k(), program);
+            (count.div_ceil(s.groups).max(1) * s.threads(), s.threads())
+        }
+        Variant::Table => {
+            let (g, tpd) = table_shape(prime.k(), program.size);
+            (count.div_ceil(g).max(1) * g * tpd, g * tpd)
+        }
+        Variant::Workgroup => {
+            let (gpw, tpb) = workgroup_shape(program.size);
+            (count.div_ceil(gpw).max(1) * gpw * tpb, gpw * tpb)
+        }
+        Variant::Digits => {
+            let s = DigitsShape::of(prime.k(), program.size).expect("plans use radices the digits variant holds");
+            (count.div_ceil(s.groups).max(1) * s.threads, s.threads)
+        }
     }
 }
 
