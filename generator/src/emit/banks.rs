@@ -21,13 +21,36 @@ pub fn wavefronts_u8(idx: &[usize]) -> usize {
     most_on_one_bank(idx.iter().map(|&b| ((b / 4) % 32, b / 4)))
 }
 
-/// The most distinct words that (bank, word) pairs put on one bank (at least 1).
+/// The most distinct words that (bank, word) pairs put on one bank (at least
+/// 1).  Without allocating for a warp's 32 lanes (the layout searches call it
+/// millions of times).
 fn most_on_one_bank(words: impl Iterator<Item = (usize, usize)>) -> usize {
-    let mut pairs: Vec<(usize, usize)> = words.collect();
+    let mut buf = [(0usize, 0usize); 32];
+    let mut heap = Vec::new();
+    let mut n = 0;
+    for pair in words {
+        if n < buf.len() {
+            buf[n] = pair;
+        } else {
+            if heap.is_empty() {
+                heap.extend_from_slice(&buf);
+            }
+            heap.push(pair);
+        }
+        n += 1;
+    }
+    let pairs = if heap.is_empty() { &mut buf[..n] } else { &mut heap[..] };
     pairs.sort_unstable();
-    pairs.dedup();
-    // runs of one bank in the sorted, deduplicated pairs
-    pairs.chunk_by(|a, b| a.0 == b.0).map(<[_]>::len).max().unwrap_or(0).max(1)
+    // runs of one bank in the sorted pairs, counting distinct words
+    let (mut most, mut run) = (0, 0);
+    for i in 0..pairs.len() {
+        if i > 0 && pairs[i] == pairs[i - 1] {
+            continue;
+        }
+        run = if i > 0 && pairs[i].0 == pairs[i - 1].0 { run + 1 } else { 1 };
+        most = most.max(run);
+    }
+    most.max(1)
 }
 
 /// Wavefronts of one lazy digit read or written by a warp: the low word

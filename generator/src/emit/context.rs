@@ -65,6 +65,13 @@ pub fn dft(
     twiddled: bool,
 ) -> Result<Context, super::EmitError> {
     let k = prime.k();
+    // the table variant runs each stage's butterflies in the order its bank model chose
+    let layout = (variant == Variant::Table).then(|| {
+        let (groups, tpd) = super::table::shape(k, prog.size);
+        super::table_layout::TableLayout::of(k, prog, groups, groups * tpd)
+    });
+    let reordered = layout.as_ref().map(|l| l.reorder(prog));
+    let prog = reordered.as_ref().unwrap_or(prog);
     let stages: Vec<StageCtx> = prog
         .stages
         .iter()
@@ -95,7 +102,7 @@ pub fn dft(
     }
     match variant {
         Variant::Local => super::local::context(k, name, prog, (twiddled, mul_lazy), &mut c)?,
-        Variant::Table => super::table::context(k, name, prog, (twiddled, mul_lazy), &mut c)?,
+        Variant::Table => super::table::context(k, name, prog, layout.as_ref().expect("the table layout"), (twiddled, mul_lazy), &mut c)?,
         Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);

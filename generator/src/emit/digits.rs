@@ -298,6 +298,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("digits", &(n * g * k));
     // digit tasks of consecutive work-items read consecutive words: no padding rows
     ctx.insert("slot_stride", &k);
+    ctx.insert("slot_skew", "");
     ctx.insert("lmem_words", &(g * n * k));
     // the store phase's staging: two carry arrays of chunk·k = threads words, then the dirty flags
     ctx.insert("store_cq1", &(chunk(k) * k));

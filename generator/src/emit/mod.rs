@@ -20,6 +20,7 @@ mod ptx_model;
 mod series;
 pub mod sig;
 mod table;
+mod table_layout;
 mod twiddle_put;
 
 use std::sync::OnceLock;

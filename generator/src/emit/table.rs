@@ -1,8 +1,9 @@
 //! The "table" variant of a Stockham pass: slots and shifts read from tables.
 //!
 //! A work-group holds G blocks in local memory as lazy elements (see
-//! `lazy.rs`): slot q, digit d of block b at index (q·(k + 1) + d)·G + b of
-//! `SL` and `SH` ([`slot_stride`]).  In each stage its work-items share the stage's butterflies (one
+//! `lazy.rs`): slot q, digit d of block b at index (q·(k + 1) + skew + d)·G + b of
+//! `SL` and `SH` ([`slot_stride`]; the skew, 0 or 1 per slot, and the order of
+//! each stage's butterflies from the bank model, `table_layout.rs`).  In each stage its work-items share the stage's butterflies (one
 //! task per block and butterfly), each reading its slots and shift amounts
 //! from constant tables: the shifted inputs are read rotated (digit i of
 //! r^s·x is ±x_{(i − s) mod k}, an address computation and a conditional
@@ -12,6 +13,7 @@
 use serde::Serialize;
 
 use super::butterfly::lazy_bf;
+use super::table_layout::TableLayout;
 use super::twiddle_put::TwiddlePut;
 use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
 use crate::unroll::Program;
@@ -30,9 +32,20 @@ pub fn shape(k: usize, n: usize) -> (usize, usize) {
 /// multiples of k·G words apart, on the same banks (for k = 16, G = 8: two
 /// 64-bit reads per bank in each half-warp, four byte reads of `SH` per
 /// bank).  The padding row moves slot q by q·G words, so consecutive slots
-/// use other banks.
+/// use other banks; the slots a warp shares are chosen with the bank model,
+/// and a slot may start one row late (`table_layout`).
 pub fn slot_stride(k: usize) -> usize {
     k + 1
+}
+
+/// The C term that `SLOT` adds to slot q's first row: its bit of the
+/// layout's skew (`TableLayout`), nothing where no slot is skewed.
+pub(super) fn slot_skew(skew: u64) -> String {
+    if skew == 0 {
+        String::new()
+    } else {
+        format!(" + (uint)(({skew:#x}UL >> (q)) & 1)")
+    }
 }
 
 /// Statements reading lazy digits of slot `q` (a C expression) rotated by the
@@ -101,6 +114,7 @@ pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
+    layout: &TableLayout,
     (twiddled, mul_lazy): (bool, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
@@ -119,6 +133,14 @@ pub(super) fn context(
     // SL holds a word and SH a byte per digit slot: 9 bytes each
     let words = groups * program.size * slot_stride(k);
     ctx.insert("slot_stride", &slot_stride(k));
+    ctx.insert("slot_skew", &slot_skew(layout.skew));
+    ctx.insert(
+        "bank_model",
+        &format!(
+            "{} wavefronts per work-group ({} with the stages in the program's order and no skew)",
+            layout.wavefronts, layout.wavefronts_unordered
+        ),
+    );
     ctx.insert("lmem_words", &words);
     ctx.insert("lmem_bytes", &(words * 9));
     ctx.insert("table_stages", &stages);
