@@ -22,9 +22,10 @@ use super::table::slot_stride;
 use crate::unroll::{Program, Stage};
 
 /// Warp evaluations the search of one skew's stage orders may spend: DFT_32
-/// at k = 16 reaches the same count as with no bound; DFT_64 at k = 32 ends
-/// its sweeps early (12504 wavefronts instead of 11794) in 0.3 s instead of
-/// 1.6 (the table variant is the default only for k = 16).
+/// at k = 16 reaches the same count as with no bound (all of `srgfn emit` in
+/// 0.05 s); DFT_64 at k = 32, radix 2, ends its sweeps early (12504
+/// wavefronts instead of 11794; emit 0.09 s instead of 0.44).  The table
+/// variant is the default only for k = 16.
 const SEARCH_BUDGET: usize = 1024;
 
 /// A program's layouts are memoised by its geometry, formula and size.
@@ -99,23 +100,48 @@ impl Geometry {
     /// digit read (rotated by its shift; the first input unshifted, as `GET`
     /// reads it) and each output digit written.
     fn warp_cost(&self, stage: &Stage, order: &[usize], skew: u64, lanes: &[usize]) -> usize {
-        let radix = stage.radix();
+        let (k, g) = (self.k, self.groups);
+        // Moving every lane's index by one digit row (G words, G bytes) keeps the model's count
+        // of 64-bit accesses (their bank pairs move one to one) and, by whole words, of byte
+        // accesses: every `period` rows.  So over a run of digits where no lane's rotation
+        // wraps (from 0 or a shift to the next shift), a read counts a few digits, a write too.
+        let period = 4 / gcd(g, 4);
         let mut total = 0;
-        let mut rd = Vec::with_capacity(32);
-        let mut wr = Vec::with_capacity(32);
-        for t in 0..radix {
-            for d in 0..self.k {
-                rd.clear();
-                wr.clear();
-                for &b in lanes {
-                    let (gi, bf) = (b % self.groups, &stage.butterflies[order[b / self.groups]]);
-                    let Some(&q) = bf.slots.get(t) else { continue };
-                    let s = if t == 0 { 0 } else { bf.shifts[t] as usize % self.k };
-                    let row = self.row(skew, q);
-                    rd.push((row + (d + self.k - s) % self.k) * self.groups + gi);
-                    wr.push((row + d) * self.groups + gi);
+        let mut idx = Vec::with_capacity(32);
+        let mut lanes_of = Vec::with_capacity(32);
+        for t in 0..stage.radix() {
+            lanes_of.clear();
+            for &b in lanes {
+                let bf = &stage.butterflies[order[b / g]];
+                if let Some(&q) = bf.slots.get(t) {
+                    let s = if t == 0 { 0 } else { bf.shifts[t] as usize % k };
+                    lanes_of.push((self.row(skew, q), s, b % g));
                 }
-                total += banks::wavefronts_lazy(&rd) + banks::wavefronts_lazy(&wr);
+            }
+            // digits [from, to) read (rotated) or written: `rotated` gives a lane's digit row
+            let mut run = |from: usize, to: usize, rotated: bool| {
+                let mut count = |d: usize, bytes: bool| {
+                    idx.clear();
+                    idx.extend(lanes_of.iter().map(|&(row, s, gi)| (row + if rotated { (d + k - s) % k } else { d }) * g + gi));
+                    if bytes {
+                        banks::wavefronts_u8(&idx)
+                    } else {
+                        banks::wavefronts_u64(&idx)
+                    }
+                };
+                let len = to - from;
+                let mut sum = len * count(from, false);
+                for i in 0..period.min(len) {
+                    sum += (len - i).div_ceil(period) * count(from + i, true);
+                }
+                sum
+            };
+            total += run(0, k, false);
+            let mut cuts: Vec<usize> = lanes_of.iter().map(|&(_, s, _)| s).chain([0, k]).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            for w in cuts.windows(2) {
+                total += run(w[0], w[1], true);
             }
         }
         total
@@ -185,12 +211,20 @@ impl Geometry {
     }
 }
 
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 impl TableLayout {
     /// The layout of `program`'s blocks for a work-group of `groups` blocks
     /// and `threads` work-items (`table::shape`): of the skews tried (none,
     /// and the parity of the bits of q under a few masks), the one whose best
     /// stage orders need the fewest wavefronts; ties keep the earlier.
-    /// Memoised: the search takes up to a few tenths of a second.
+    /// Memoised per program.
     pub fn of(k: usize, program: &Program, groups: usize, threads: usize) -> TableLayout {
         static MEMO: OnceLock<Mutex<HashMap<MemoKey, TableLayout>>> = OnceLock::new();
         let geo = Geometry { k, groups, threads };
@@ -297,6 +331,48 @@ mod tests {
                     })
                     .sum();
                 assert_eq!(found.wavefronts, geo.frame_cost(&program, found.skew) + stages, "k = {k} {radix:?}");
+            }
+        }
+    }
+
+    /// The model's count digit by digit, for `warp_cost` to match.
+    fn warp_cost_per_digit(geo: &Geometry, stage: &Stage, order: &[usize], skew: u64, lanes: &[usize]) -> usize {
+        let mut total = 0;
+        for t in 0..stage.radix() {
+            for d in 0..geo.k {
+                let (mut rd, mut wr) = (Vec::new(), Vec::new());
+                for &b in lanes {
+                    let bf = &stage.butterflies[order[b / geo.groups]];
+                    let Some(&q) = bf.slots.get(t) else { continue };
+                    let s = if t == 0 { 0 } else { bf.shifts[t] as usize % geo.k };
+                    let row = geo.row(skew, q);
+                    rd.push((row + (d + geo.k - s) % geo.k) * geo.groups + b % geo.groups);
+                    wr.push((row + d) * geo.groups + b % geo.groups);
+                }
+                total += banks::wavefronts_lazy(&rd) + banks::wavefronts_lazy(&wr);
+            }
+        }
+        total
+    }
+
+    /// `warp_cost` counts each run of digits once; digit by digit gives the
+    /// same, for every k, radix, skew tried and G (4 dividing it or not).
+    #[test]
+    fn runs_of_digits_count_as_digit_by_digit() {
+        for k in [2, 4, 8, 16, 32] {
+            for radix in [Radix::R2, Radix::R4] {
+                let (program, found, geo) = layout(k, radix);
+                for groups in [geo.groups, 2, 5] {
+                    let g = Geometry { groups, threads: groups * (program.size / 2).max(1), ..geo };
+                    for skew in [0, found.skew, 0x5a5a_5a5a_5a5a_5a5a] {
+                        for (st, order) in program.stages.iter().zip(&found.orders) {
+                            for lanes in g.warps(st.butterflies.len() * groups) {
+                                let fast = g.warp_cost(st, order, skew, &lanes);
+                                assert_eq!(fast, warp_cost_per_digit(&g, st, order, skew, &lanes), "k = {k} {radix:?} G = {groups}");
+                            }
+                        }
+                    }
+                }
             }
         }
     }
