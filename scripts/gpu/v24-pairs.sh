@@ -28,12 +28,4 @@ for P in ${PAIRS:-1 2 4}; do for f in $(find /tmp/cache-exp-$P -name "*.bin"); d
 done; done
 sort -u $R/regs.txt | grep -E "dft(16_r4_local|32_r2_table|8_r4_local|16_r4_local_fused|8_r4_local_fused)|mb_core|mb_mul" | grep -v "bytes spill stores, 0 bytes spill loads" | head -60
 tar cf $OUT/v24-pairs.tar -C $R .
-python3 - $R <<'PY'
-import json, glob, sys
-R = sys.argv[1]
-for f in sorted(glob.glob(R + '/*.json')):
-    d = json.load(open(f)); n = f.split('/')[-1][:-5]
-    for r in d['records']:
-        if r['variant'].startswith('srgfn'):
-            print(f"{n:8s} 2^{r['log_n']} {r['variant']:30s} {r['median_ms']:.4f}")
-PY
+python3 scripts/gpu/median_table.py $R

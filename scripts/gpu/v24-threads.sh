@@ -15,12 +15,4 @@ for T in 128 64 32; do for O in "" "-DSRGFN_ABLATE_PRODUCTS"; do
   echo "$N rc=$?"
 done; done
 tar cf $OUT/v24-threads.tar -C $R .
-python3 - $R <<'PY'
-import json, glob, sys
-R = sys.argv[1]
-for f in sorted(glob.glob(R + '/*.json')):
-    d = json.load(open(f)); n = f.split('/')[-1][:-5]
-    for r in d['records']:
-        if r['variant'].startswith('srgfn'):
-            print(f"{n:12s} 2^{r['log_n']} {r['median_ms']:.4f}", [round(x, 3) for x in r['kernel_ms']] if r['log_n'] == 20 else '')
-PY
+python3 scripts/gpu/median_table.py $R
