@@ -79,35 +79,55 @@ impl Geometry {
     /// rotated by a run-time amount: modelled without the rotation.)
     fn frame_cost(&self, program: &Program, skew: u64) -> usize {
         let mut total = 0;
-        let mut idx = Vec::with_capacity(32);
+        let mut lanes_of = Vec::with_capacity(32);
         for lanes in self.warps(program.size * self.groups) {
-            for d in 0..self.k {
-                for out in [false, true] {
-                    idx.clear();
-                    idx.extend(lanes.iter().map(|&b| {
-                        let (gi, t) = (b % self.groups, b / self.groups);
-                        let q = if out { program.output_slots[t] } else { t };
-                        (self.row(skew, q) + d) * self.groups + gi
-                    }));
-                    total += banks::wavefronts_lazy(&idx);
-                }
+            for out in [false, true] {
+                lanes_of.clear();
+                lanes_of.extend(lanes.iter().map(|&b| {
+                    let (gi, t) = (b % self.groups, b / self.groups);
+                    (self.row(skew, if out { program.output_slots[t] } else { t }), 0, gi)
+                }));
+                total += self.run_cost(&lanes_of, 0, self.k, false);
             }
         }
         total
     }
 
+    /// Wavefronts of one warp's accesses to digits [from, to) of its lanes'
+    /// slots, a lane being (first row, shift, block): digit d itself, or
+    /// (`rotated`) digit (d − shift) mod k, where no lane's rotation wraps
+    /// inside the run.  Moving every lane's index by one digit row (G words,
+    /// G bytes) keeps the model's count of 64-bit accesses (their bank pairs
+    /// move one to one) and, by whole words, of byte accesses: every
+    /// 4/gcd(G, 4) rows.  So a run counts its first digit, and a few for bytes.
+    fn run_cost(&self, lanes_of: &[(usize, usize, usize)], from: usize, to: usize, rotated: bool) -> usize {
+        let (k, g) = (self.k, self.groups);
+        let period = 4 / gcd(g, 4);
+        let mut idx = Vec::with_capacity(lanes_of.len());
+        let mut count = |d: usize, bytes: bool| {
+            idx.clear();
+            idx.extend(lanes_of.iter().map(|&(row, s, gi)| (row + if rotated { (d + k - s) % k } else { d }) * g + gi));
+            if bytes {
+                banks::wavefronts_u8(&idx)
+            } else {
+                banks::wavefronts_u64(&idx)
+            }
+        };
+        let len = to - from;
+        let mut sum = len * count(from, false);
+        for i in 0..period.min(len) {
+            sum += (len - i).div_ceil(period) * count(from + i, true);
+        }
+        sum
+    }
+
     /// Wavefronts of one warp of `stage` in task order `order`: each input
     /// digit read (rotated by its shift; the first input unshifted, as `GET`
-    /// reads it) and each output digit written.
+    /// reads it), counted per run of digits between the lanes' shifts, and
+    /// each output digit written.
     fn warp_cost(&self, stage: &Stage, order: &[usize], skew: u64, lanes: &[usize]) -> usize {
         let (k, g) = (self.k, self.groups);
-        // Moving every lane's index by one digit row (G words, G bytes) keeps the model's count
-        // of 64-bit accesses (their bank pairs move one to one) and, by whole words, of byte
-        // accesses: every `period` rows.  So over a run of digits where no lane's rotation
-        // wraps (from 0 or a shift to the next shift), a read counts a few digits, a write too.
-        let period = 4 / gcd(g, 4);
         let mut total = 0;
-        let mut idx = Vec::with_capacity(32);
         let mut lanes_of = Vec::with_capacity(32);
         for t in 0..stage.radix() {
             lanes_of.clear();
@@ -118,30 +138,12 @@ impl Geometry {
                     lanes_of.push((self.row(skew, q), s, b % g));
                 }
             }
-            // digits [from, to) read (rotated) or written: `rotated` gives a lane's digit row
-            let mut run = |from: usize, to: usize, rotated: bool| {
-                let mut count = |d: usize, bytes: bool| {
-                    idx.clear();
-                    idx.extend(lanes_of.iter().map(|&(row, s, gi)| (row + if rotated { (d + k - s) % k } else { d }) * g + gi));
-                    if bytes {
-                        banks::wavefronts_u8(&idx)
-                    } else {
-                        banks::wavefronts_u64(&idx)
-                    }
-                };
-                let len = to - from;
-                let mut sum = len * count(from, false);
-                for i in 0..period.min(len) {
-                    sum += (len - i).div_ceil(period) * count(from + i, true);
-                }
-                sum
-            };
-            total += run(0, k, false);
+            total += self.run_cost(&lanes_of, 0, k, false);
             let mut cuts: Vec<usize> = lanes_of.iter().map(|&(_, s, _)| s).chain([0, k]).collect();
             cuts.sort_unstable();
             cuts.dedup();
             for w in cuts.windows(2) {
-                total += run(w[0], w[1], true);
+                total += self.run_cost(&lanes_of, w[0], w[1], true);
             }
         }
         total
