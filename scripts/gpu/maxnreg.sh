@@ -7,10 +7,10 @@
 # shows that the patched program was the one that ran.
 #   scripts/gpu/maxnreg.sh TAG "PRIME:MINLOG:MAXLOG:VARIANT:RADIX:CAP,CAP,..." ...
 # Environment: ENTRY=REGEX caps only the entries whose name matches (default: every entry);
-# REPS=N timed runs per size (default 15).
+# REPS=N timed runs per size (default 15); B=BINARY another binary than .gpu/srgfn.
 set -u
 TAG=$1; shift; R=/tmp/$TAG; mkdir -p $R
-B=./.gpu/srgfn
+B=${B:-./.gpu/srgfn}
 PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 patch() { # patch SRC DST CAP
