@@ -6,6 +6,7 @@ use num_bigint::BigUint;
 use rand::Rng;
 use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, PassPart, SessionInternals as _};
 use srgfn::{Error, Session};
+use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{digits, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::{Pass, PlanShape};
 use srgfn_gen::reference::naive_dft_with_root;
@@ -110,29 +111,61 @@ fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: 
             continue; // plans never ask the digits variant for blocks beyond local memory
         }
         let (bw, log_t) = twiddle_table(fk, prime, n, variant);
-        let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
-        let by = fk.alloc(total * k).unwrap();
-        fk.pass(
-            variant,
-            radix,
-            std::slice::from_ref(&bx),
-            std::slice::from_ref(&by),
-            &bw,
-            [total as u64, n as u64, p as u64],
-            log_t,
-            tw_shift,
-            (total / radix) as u64,
-            PassPart::Whole,
-        )
-        .unwrap();
-        let bad = wrong(&from_digit_major(&fk.download(&by).unwrap(), k), &want);
-        assert!(
-            bad.is_empty(),
-            "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p}: {} wrong outputs, first at {:?}",
-            fk.radix().number(),
-            bad.len(),
-            &bad[..bad.len().min(8)]
-        );
+        for layout in layouts(variant) {
+            let bx = fk.upload(&laid_out(&x, k, layout.input_element_major)).unwrap();
+            let by = fk.alloc(total * k).unwrap();
+            fk.pass(
+                variant,
+                radix,
+                std::slice::from_ref(&bx),
+                std::slice::from_ref(&by),
+                &bw,
+                [total as u64, n as u64, p as u64],
+                log_t,
+                tw_shift,
+                (total / radix) as u64,
+                PassPart::Whole,
+                layout,
+            )
+            .unwrap();
+            let bad = wrong(&read_back(&fk.download(&by).unwrap(), k, layout.output_element_major), &want);
+            assert!(
+                bad.is_empty(),
+                "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} ({layout:?}): {} wrong outputs, first at {:?}",
+                fk.radix().number(),
+                bad.len(),
+                &bad[..bad.len().min(8)]
+            );
+        }
+    }
+}
+
+/// The layouts a pass kernel of `variant` runs with: the digits variant's
+/// four (`PassLayout`), every other variant's digit-major one.
+fn layouts(variant: Variant) -> Vec<PassLayout> {
+    if variant != Variant::Digits {
+        return vec![PassLayout::DIGIT_MAJOR];
+    }
+    [(false, false), (true, false), (false, true), (true, true)]
+        .map(|(i, o)| PassLayout { input_element_major: i, output_element_major: o })
+        .to_vec()
+}
+
+/// The words of `elems` element-major (digit d of element e at e·k + d) or digit-major.
+fn laid_out(elems: &[Digits], k: usize, element_major: bool) -> Vec<u64> {
+    if element_major {
+        elems.concat()
+    } else {
+        to_digit_major(elems, k)
+    }
+}
+
+/// The elements of words laid out as [`laid_out`] lays them out.
+fn read_back(words: &[u64], k: usize, element_major: bool) -> Vec<Digits> {
+    if element_major {
+        words.chunks(k).map(|c| c.to_vec()).collect()
+    } else {
+        from_digit_major(words, k)
     }
 }
 
@@ -399,10 +432,28 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
     let (w, log_t) = twiddle_table(&fk, prime, 64, Variant::Local);
     for (n, p) in [(96u64, 1u64), (64, 3), (8, 8)] {
         let e = fk
-            .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, [96, n, p], log_t, 0, 96 / 8, PassPart::Whole)
+            .pass(
+                Variant::Local,
+                8,
+                std::slice::from_ref(&x),
+                std::slice::from_ref(&y),
+                &w,
+                [96, n, p],
+                log_t,
+                0,
+                96 / 8,
+                PassPart::Whole,
+                PassLayout::DIGIT_MAJOR,
+            )
             .expect_err("a pass the kernels cannot map");
         assert!(format!("{e:#}").contains("powers of two with radix·p ≤ n"), "n = {n}, p = {p}: {e:#}");
     }
+    // element-major vectors only where a kernel reads its layout argument
+    let em = PassLayout { input_element_major: true, output_element_major: false };
+    let e = fk
+        .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, [64, 64, 8], log_t, 0, 64 / 8, PassPart::Whole, em)
+        .expect_err("an element-major vector for the local variant");
+    assert!(format!("{e:#}").contains("only the digits variant"), "{e:#}");
 }
 
 /// A twiddled pass of the digits variant reads the suffix sums right after exactly 2^log_t
@@ -415,7 +466,19 @@ fn a_table_not_laid_out_for_the_variant_is_refused() {
     let longer = fk.alloc(Variant::Digits.table_words(k, 2 << log_t)).unwrap();
     for w in [&entries_only, &longer] {
         let e = fk
-            .pass(Variant::Digits, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), w, [64, 64, 8], log_t, 0, 64 / 8, PassPart::Whole)
+            .pass(
+                Variant::Digits,
+                8,
+                std::slice::from_ref(&x),
+                std::slice::from_ref(&y),
+                w,
+                [64, 64, 8],
+                log_t,
+                0,
+                64 / 8,
+                PassPart::Whole,
+                PassLayout::DIGIT_MAJOR,
+            )
             .expect_err("a table in another layout");
         assert!(format!("{e:#}").contains("Variant::table_words"), "{e:#}");
     }

@@ -231,9 +231,14 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
+    // the digits variant's vectors between launches (emit::digits::PassLayout)
+    let launches = shape.launches().len();
+    let element_major =
+        variant == srgfn_gen::emit::Variant::Digits && launches > 1 && srgfn_gen::emit::digits::element_major_between_launches(prime.k());
     if args.json {
         let mut value = serde_json::to_value(&shape)?;
         value["halves"] = serde_json::to_value(halves)?;
+        value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", shape.describe());
@@ -244,6 +249,11 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 shape.launches().len(),
                 h.shift,
                 h.shift
+            );
+        }
+        if element_major {
+            println!(
+                "the vectors between launches are element-major (digit d of element e at word e·k + d); the input and output digit-major"
             );
         }
     }

@@ -142,6 +142,14 @@ fn plan_prints_the_launches() {
     }
     let o = srgfn(&["plan", "--prime", "(2^62+2^36)^16+1", "--n", "2^16", "--fuse", "on"]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no fused kernel"));
+    // the digits variant (k ≥ 32) keeps the vectors between its launches element-major; not k = 8's
+    for (prime, n, em) in [("(2^62+2^56)^32+1", "2^20", true), ("(2^62+2^56)^32+1", "2^6", false), (P, "2^20", false)] {
+        let o = srgfn(&["plan", "--prime", prime, "--n", n, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["element_major_between_launches"], em, "{prime} {n}");
+        let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", prime, "--n", n]).stdout).to_string();
+        assert_eq!(text.contains("between launches are element-major"), em, "{prime} {n}: {text}");
+    }
 }
 
 #[test]

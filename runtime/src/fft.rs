@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use num_bigint::BigUint;
 use ocl::Buffer;
 use rayon::prelude::*;
+use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::{Halves, Launch, PlanShape};
 use srgfn_gen::rules::Radix;
@@ -485,6 +486,11 @@ impl Plan {
             };
             match launch {
                 Launch::Single(pass) => {
+                    // the digits variant keeps the vectors between launches element-major where that pays
+                    let layout = match self.fft.variant {
+                        Variant::Digits => PassLayout::of_launch(kernels.k(), j, launches.len()),
+                        _ => PassLayout::DIGIT_MAJOR,
+                    };
                     for part in parts {
                         kernels.pass(
                             self.fft.variant,
@@ -497,6 +503,7 @@ impl Plan {
                             self.shape.twiddle_shift(&pass),
                             total / pass.radix as u64,
                             part,
+                            layout,
                         )?;
                     }
                 }

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
+use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant};
 use srgfn_gen::plan::{Halves, Launch, Pass, PlanShape};
 use srgfn_gen::rules::Radix;
@@ -365,8 +366,15 @@ impl FieldKernels {
         tw_shift: u32,
         count: u64,
         part: PassPart,
+        layout: PassLayout,
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
+        if variant != Variant::Digits && layout != PassLayout::DIGIT_MAJOR {
+            return Err(Error::option(format!(
+                "only the digits variant reads or writes element-major vectors (emit::digits::PassLayout), not the {} variant",
+                variant.name()
+            )));
+        }
         // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
         // after exactly 2^log_t entries, so such a table must have that length
         let words = self.table_words(variant, 1u64.checked_shl(log_t).unwrap_or(u64::MAX));
@@ -388,8 +396,21 @@ impl FieldKernels {
         let launch = Launch::Single(Pass { radix, p: p as usize });
         let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
-        let extra: &[u32] = if variant.runs_in_halves() { &[tw_shift, shift, half] } else { &[tw_shift] };
-        self.launch_on(self.queue_of(part), &file, &sig, gws, Some(lws.into()), &stockham_args(x, y, w, [plane, n, p], log_t, extra, count))
+        let mut extra = vec![tw_shift];
+        if variant.runs_in_halves() {
+            extra.extend([shift, half]);
+        }
+        if variant == Variant::Digits {
+            extra.push(layout.bits());
+        }
+        self.launch_on(
+            self.queue_of(part),
+            &file,
+            &sig,
+            gws,
+            Some(lws.into()),
+            &stockham_args(x, y, w, [plane, n, p], log_t, &extra, count),
+        )
     }
 
     /// The queue that runs `part`: half 1 on the side queue, the rest on the session's.

@@ -173,6 +173,59 @@ fn prev_power_of_two(x: usize) -> usize {
     }
 }
 
+/// Words of a 32-byte sector, the unit in which the GPU moves global memory.
+const SECTOR_WORDS: usize = 4;
+
+/// How a pass kernel of the digits variant lays out its input X and output
+/// Y in global memory: digit-major (digit d of element e at word d·plane + e
+/// of its segment: the layout of every vector the user sees) or
+/// element-major (at word e·k + d).  A work-group of this variant holds one
+/// block where the radix is large (k ≥ 32): a warp's loads read one element's
+/// digits and its stores a few digits of a few elements, each word of a
+/// digit-major vector in a sector of its own, so a quarter of every sector
+/// moved is used.  Element-major, the same lanes read and write whole
+/// sectors (H100, v26's ablation `perf/h100-v26/`: k = 32 2^20 4.58 → 4.26
+/// ms, k = 64 2^18 2.19 → 1.91, k = 128 2^16 1.79 → 1.52 with every pass so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PassLayout {
+    /// X element-major.
+    pub input_element_major: bool,
+    /// Y element-major.
+    pub output_element_major: bool,
+}
+
+impl PassLayout {
+    /// Both vectors digit-major (every variant but this one, and a plan's
+    /// first input and last output).
+    pub const DIGIT_MAJOR: PassLayout = PassLayout { input_element_major: false, output_element_major: false };
+
+    /// The layout of launch `j` of `launches` of a digits plan for k digits:
+    /// the vectors between launches are element-major where
+    /// [`element_major_between_launches`] holds; the plan's input and output
+    /// stay digit-major.
+    pub fn of_launch(k: usize, j: usize, launches: usize) -> PassLayout {
+        let between = element_major_between_launches(k);
+        PassLayout { input_element_major: between && j > 0, output_element_major: between && j + 1 < launches }
+    }
+
+    /// The kernel's `layout` argument: bit 0 X element-major, bit 1 Y.
+    pub fn bits(self) -> u32 {
+        u32::from(self.input_element_major) | u32::from(self.output_element_major) << 1
+    }
+}
+
+/// Whether a digits plan for k digits keeps the vectors between its launches
+/// element-major: where a warp of the store phase writes at least a sector of
+/// each element it holds (WARP / chunk(k) consecutive digits, so k ≥ 32).
+/// Its loads then read whole sectors too wherever a work-group holds at most
+/// WARP / SECTOR_WORDS blocks, which every pass after a plan's first does for
+/// such k (its small radix comes first, `emit::small_radix_at`).  For smaller
+/// k the store phase's warps span several blocks, whose outputs are
+/// consecutive words digit-major.
+pub fn element_major_between_launches(k: usize) -> bool {
+    WARP / chunk(k) >= SECTOR_WORDS
+}
+
 /// The largest pass radix R ≤ K = 2k whose block fits the digits variant:
 /// K up to k = 32, 64 for k = 64 and 32 for k = 128.  Plans use no larger
 /// radix, so that every pass has a digits kernel.
@@ -370,6 +423,26 @@ mod tests {
                 assert!(first <= tw && tw <= STAGING_WORDS, "k = {k}, n = {n}: {first}, {tw}");
             }
         }
+    }
+
+    /// A digits plan keeps the vectors between its launches element-major
+    /// from k = 32 (a warp of the store phase writes at least a sector of each
+    /// element), and reads and writes digit-major vectors at its ends.
+    #[test]
+    fn vectors_between_launches_are_element_major_from_k32() {
+        let at = |k, j, n| {
+            let l = PassLayout::of_launch(k, j, n);
+            (l.input_element_major, l.output_element_major, l.bits())
+        };
+        for k in [2usize, 4, 8, 16, 32, 64, 128] {
+            let em = k >= 32;
+            assert_eq!(element_major_between_launches(k), em, "k = {k}");
+            assert_eq!(at(k, 0, 1), (false, false, 0), "k = {k}: one launch");
+            assert_eq!(at(k, 0, 3), (false, em, 2 * em as u32), "k = {k}: the first launch");
+            assert_eq!(at(k, 1, 3), (em, em, 3 * em as u32), "k = {k}: a middle launch");
+            assert_eq!(at(k, 2, 3), (em, false, em as u32), "k = {k}: the last launch");
+        }
+        assert_eq!(PassLayout::default(), PassLayout::DIGIT_MAJOR);
     }
 
     /// The table of the digits variant holds each entry's suffix sums

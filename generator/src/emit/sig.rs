@@ -192,6 +192,13 @@ pub fn pass(name: &str, variant: Variant) -> KernelSig {
     if variant.runs_in_halves() {
         extra.extend(half_params("blocks"));
     }
+    if variant == Variant::Digits {
+        extra.push(p(
+            "layout",
+            UInt,
+            "bit 0: X element-major, bit 1: Y element-major (digit d of element e at word e k + d of its segment; clear: digit-major; emit::digits::PassLayout)",
+        ));
+    }
     stockham(
         name,
         variant,
