@@ -28,10 +28,13 @@
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
 //!   [−1, r], the two rounds' carries in separate arrays (two barriers per
-//!   round of elements); an element with a digit outside [0, r) (carries
-//!   through every digit, or p − 1) is normalised exactly by one work-item
-//!   after the loop, from its lazy digits in SL (`srgfn_norm`), over the
-//!   digits already stored.
+//!   round of elements), or, with one block per work-group and k = 32 or 64,
+//!   an element per warp with the carries by shuffles (`store_in_warp`); an
+//!   element with a digit outside [0, r) (carries through every digit, or
+//!   p − 1) is normalised exactly by one work-item after the loop, from its
+//!   lazy digits in SL (`srgfn_norm`), over the digits already stored.  The
+//!   vectors between a plan's launches are element-major from k = 32
+//!   (`PassLayout`).
 //!
 //! Every index map, shape and count is decided here and printed as a
 //! constant; the template holds the arithmetic of one digit.
@@ -171,6 +174,27 @@ fn prev_power_of_two(x: usize) -> usize {
     } else {
         1 << (usize::BITS - 1 - x.leading_zeros())
     }
+}
+
+/// Digits per lane up to which the store phase runs an element per warp
+/// ([`store_in_warp`]).  H200, v26 (`perf/h200-v26/store`), against the
+/// store phase by local memory in one call: k = 32 (one digit per lane) 2^20
+/// 4.23 → 3.95 ms, 2^18 0.893 → 0.785; k = 64 (two) 2^18 2.034 → 1.995;
+/// k = 128 (four) 2^16 1.531 → 1.637, 2^14 0.356 → 0.382.
+const STORE_WARP_MAX_COLS: usize = 2;
+
+/// Whether the store phase of a kernel for k digits and `groups` blocks per
+/// work-group runs an element per warp, its carries by shuffles (where the
+/// platform has them): lane l holds digits c·32 + l, so a warp reads
+/// consecutive words of SL and writes whole sectors of an element-major
+/// vector, with no barrier per round.  The other store phase gives a warp's
+/// lanes a few digits of several elements, whose words share banks where a
+/// work-group holds one block (8-way at k = 32), with two barriers a round.
+/// An element per warp needs k ≥ 32 and one block per work-group (with G
+/// blocks a digit's words lie G apart in SL, and lanes of consecutive digits
+/// would share banks), and pays up to [`STORE_WARP_MAX_COLS`] digits per lane.
+pub fn store_in_warp(k: usize, groups: usize, shuffles: bool) -> bool {
+    shuffles && groups == 1 && k >= WARP && k / WARP <= STORE_WARP_MAX_COLS
 }
 
 /// Words of a 32-byte sector, the unit in which the GPU moves global memory.
@@ -362,20 +386,27 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
 }
 
 /// What differs between the two kernels of a digits file: the staging area
-/// (the kernel of p = 1 has no twiddle phase) and the carry path of the
-/// twiddle phase, with the shuffles of the field header (PTX) or emulated in
-/// the kernel (`KernelOptions::warp_emulation`, a local-memory array of a
-/// word per work-item).
+/// (the kernel of p = 1 has no twiddle phase) and the carry paths of the
+/// twiddle and store phases ([`carry_path`], [`store_in_warp`]), with the
+/// shuffles of the field header (PTX) or emulated in the kernel
+/// (`KernelOptions::warp_emulation`, a local-memory array of a word per
+/// work-item).
 pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) -> Result<(), EmitError> {
     let shape = shape_for(k, n)?;
     let words = staging_words(k, n * shape.groups, twiddled);
     assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
-    let warp = twiddled && carry_path(k, opts.ptx || opts.warp_emulation) == CarryPath::Warp;
-    let emulated = warp && !opts.ptx;
+    let shuffles = opts.ptx || opts.warp_emulation;
+    let warp = twiddled && carry_path(k, shuffles) == CarryPath::Warp;
+    let store_warp = store_in_warp(k, shape.groups, shuffles);
+    let emulated = (warp || store_warp) && !opts.ptx;
     ctx.insert("staging_words", &words);
     let scratch = if emulated { DIGITS_THREADS * 8 } else { 0 };
     ctx.insert("lmem_bytes", &(shape.groups * block_bytes(k, n) + words * 8 + scratch));
     ctx.insert("warp_carries", &warp);
+    ctx.insert("store_in_warp", &store_warp);
+    // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
+    ctx.insert("store_elements", &(DIGITS_THREADS / WARP));
+    ctx.insert("store_cols", &(k / WARP).max(1));
     ctx.insert("warp_emulated", &emulated);
     Ok(())
 }
@@ -405,15 +436,24 @@ mod tests {
                 let src = emit_dft(prime, max_radix(k), Variant::Digits, &opts).unwrap().source;
                 assert_eq!(src.matches("SRGFN_SHFL_U64(cl[0]").count(), warp as usize, "k = {k}, ptx {ptx}");
                 // a warp-path kernel refuses to build under a header without the shuffles
+                // the store phase runs an element per warp where the largest radix holds one block
+                // (k ≥ 32), up to two digits per lane
+                let store = "SRGFN_SHFL_U64(v, (ulong)q1[c], from)";
+                let store_warp = k == 32 || k == 64;
+                assert_eq!(DigitsShape::of(k, max_radix(k)).unwrap().groups == 1, k >= 32, "k = {k}");
+                assert_eq!(src.contains(store), ptx && store_warp, "k = {k}, ptx {ptx}");
+                // a kernel with shuffles refuses to build under a header without them
                 let guard = src.find("#ifndef SRGFN_SHFL\n#error");
-                assert_eq!(guard.is_some(), warp, "k = {k}, ptx {ptx}");
-                assert!(guard.is_none_or(|g| g < src.find("SRGFN_SHFL_U64(cl[0]").unwrap()), "k = {k}: the guard comes first");
+                assert_eq!(guard.is_some(), warp || (ptx && store_warp), "k = {k}, ptx {ptx}");
+                let first_use = [src.find("SRGFN_SHFL_U64(cl[0]"), src.find(store)].into_iter().flatten().min();
+                assert!(guard.is_none_or(|g| g < first_use.unwrap()), "k = {k}: the guard comes first");
                 assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
-                // without PTX the warp path can be emitted with its shuffles emulated (tests on PoCL)
+                // without PTX the warp paths can be emitted with their shuffles emulated (tests on PoCL)
                 let emulated = KernelOptions { warp_emulation: true, ..opts };
                 let esrc = emit_dft(prime, max_radix(k), Variant::Digits, &emulated).unwrap().source;
                 assert_eq!(esrc.matches("SRGFN_SHFL_U64(cl[0]").count(), (k <= 64) as usize, "k = {k}, ptx {ptx}, emulated");
+                assert_eq!(esrc.contains(store), store_warp, "k = {k}, ptx {ptx}, emulated");
                 assert_eq!(esrc.contains("__local ulong SHFL_X["), k <= 64 && !ptx, "k = {k}, ptx {ptx}, emulated");
                 assert_eq!(esrc.contains("#define SRGFN_SHFL_U64"), k <= 64 || ptx, "k = {k}, ptx {ptx}, emulated");
             }
