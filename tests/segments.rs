@@ -62,6 +62,8 @@ fn split_vectors_equal_whole_ones_in_every_pass_template() {
     // in two segments; each combination is another program to compile, so one prime per template
     let s = session();
     let (k8, k4) = (Prime::parse("(2^63+2^34)^8+1").unwrap(), Prime::parse("(2^64-2^50)^4+1").unwrap());
+    // k = 32's digits plans keep the vector between their launches element-major, segment by segment
+    let k32 = Prime::parse("(2^62+2^56)^32+1").unwrap();
     for (prime, variant, radix, n) in [
         (&k8, Variant::Local, Radix::R2, 1 << 9),
         (&k8, Variant::Table, Radix::R4, 1 << 9),
@@ -69,6 +71,7 @@ fn split_vectors_equal_whole_ones_in_every_pass_template() {
         (&k8, Variant::Digits, Radix::R2, 1 << 9),
         (&k4, Variant::Local, Radix::R4, 1 << 8),
         (&k4, Variant::Digits, Radix::R4, 1 << 8),
+        (&k32, Variant::Digits, Radix::R4, 1 << 8),
     ] {
         assert!(variants_for(prime).contains(&variant));
         let opts = FftOptions { radix: Some(radix), variant: Some(variant), ..FftOptions::default() };
