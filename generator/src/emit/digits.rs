@@ -181,7 +181,7 @@ fn prev_power_of_two(x: usize) -> usize {
 /// store phase by local memory in one call: k = 32 (one digit per lane) 2^20
 /// 4.23 → 3.95 ms, 2^18 0.893 → 0.785; k = 64 (two) 2^18 2.034 → 1.995;
 /// k = 128 (four) 2^16 1.531 → 1.637, 2^14 0.356 → 0.382.
-const STORE_WARP_MAX_COLS: usize = 2;
+pub const STORE_WARP_MAX_COLS: usize = 2;
 
 /// Whether the store phase of a kernel for k digits and `groups` blocks per
 /// work-group runs an element per warp, its carries by shuffles (where the
