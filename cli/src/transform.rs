@@ -231,10 +231,8 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
-    // the digits variant's vectors between launches (emit::digits::PassLayout)
-    let launches = shape.launches().len();
-    let element_major =
-        variant == srgfn_gen::emit::Variant::Digits && launches > 1 && srgfn_gen::emit::digits::element_major_between_launches(prime.k());
+    // the vectors between launches: the first launch's output (emit::digits::PassLayout)
+    let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, prime.k(), 0, shape.launches().len()).output_element_major;
     if args.json {
         let mut value = serde_json::to_value(&shape)?;
         value["halves"] = serde_json::to_value(halves)?;

@@ -487,10 +487,7 @@ impl Plan {
             match launch {
                 Launch::Single(pass) => {
                     // the digits variant keeps the vectors between launches element-major where that pays
-                    let layout = match self.fft.variant {
-                        Variant::Digits => PassLayout::of_launch(kernels.k(), j, launches.len()),
-                        _ => PassLayout::DIGIT_MAJOR,
-                    };
+                    let layout = PassLayout::of_launch(self.fft.variant, kernels.k(), j, launches.len());
                     for part in parts {
                         kernels.pass(
                             self.fft.variant,

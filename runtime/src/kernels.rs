@@ -369,7 +369,7 @@ impl FieldKernels {
         layout: PassLayout,
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
-        if variant != Variant::Digits && layout != PassLayout::DIGIT_MAJOR {
+        if !variant.takes_layout() && layout != PassLayout::DIGIT_MAJOR {
             return Err(Error::option(format!(
                 "only the digits variant reads or writes element-major vectors (emit::digits::PassLayout), not the {} variant",
                 variant.name()
@@ -400,7 +400,7 @@ impl FieldKernels {
         if variant.runs_in_halves() {
             extra.extend([shift, half]);
         }
-        if variant == Variant::Digits {
+        if variant.takes_layout() {
             extra.push(layout.bits());
         }
         self.launch_on(

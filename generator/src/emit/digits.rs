@@ -42,7 +42,7 @@
 use serde::Serialize;
 
 use super::table::{require_no_output_shifts, StageCtx};
-use super::{EmitError, KernelOptions, LOCAL_MAX_BYTES};
+use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES};
 use crate::unroll::Program;
 
 /// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
@@ -223,12 +223,12 @@ impl PassLayout {
     /// first input and last output).
     pub const DIGIT_MAJOR: PassLayout = PassLayout { input_element_major: false, output_element_major: false };
 
-    /// The layout of launch `j` of `launches` of a digits plan for k digits:
-    /// the vectors between launches are element-major where
-    /// [`element_major_between_launches`] holds; the plan's input and output
-    /// stay digit-major.
-    pub fn of_launch(k: usize, j: usize, launches: usize) -> PassLayout {
-        let between = element_major_between_launches(k);
+    /// The layout of launch `j` of `launches` of a plan of `variant` for k
+    /// digits: the vectors between launches are element-major where the
+    /// variant's kernels take a layout and [`element_major_between_launches`]
+    /// holds; the plan's input and output stay digit-major.
+    pub fn of_launch(variant: Variant, k: usize, j: usize, launches: usize) -> PassLayout {
+        let between = variant.takes_layout() && element_major_between_launches(k);
         PassLayout { input_element_major: between && j > 0, output_element_major: between && j + 1 < launches }
     }
 
@@ -471,7 +471,7 @@ mod tests {
     #[test]
     fn vectors_between_launches_are_element_major_from_k32() {
         let at = |k, j, n| {
-            let l = PassLayout::of_launch(k, j, n);
+            let l = PassLayout::of_launch(Variant::Digits, k, j, n);
             (l.input_element_major, l.output_element_major, l.bits())
         };
         for k in [2usize, 4, 8, 16, 32, 64, 128] {
@@ -483,6 +483,9 @@ mod tests {
             assert_eq!(at(k, 2, 3), (em, false, em as u32), "k = {k}: the last launch");
         }
         assert_eq!(PassLayout::default(), PassLayout::DIGIT_MAJOR);
+        for variant in [Variant::Local, Variant::Table, Variant::Workgroup] {
+            assert_eq!(PassLayout::of_launch(variant, 32, 1, 3), PassLayout::DIGIT_MAJOR, "{variant:?}");
+        }
     }
 
     /// The table of the digits variant holds each entry's suffix sums

@@ -146,6 +146,13 @@ impl Variant {
         self != Variant::Workgroup
     }
 
+    /// Whether the variant's pass kernels take a `layout` argument and read
+    /// and write element-major vectors where it says so
+    /// (`digits::PassLayout`): the digits variant's.
+    pub fn takes_layout(self) -> bool {
+        self == Variant::Digits
+    }
+
     /// Whether the variant's passes read the twiddle table's suffix sums
     /// T_i = Σ_(m>i) w_m of every entry (the digits variant's twiddle phase
     /// multiplies by w with the wrapped x digits staged as r − x_m, so that

@@ -192,7 +192,7 @@ pub fn pass(name: &str, variant: Variant) -> KernelSig {
     if variant.runs_in_halves() {
         extra.extend(half_params("blocks"));
     }
-    if variant == Variant::Digits {
+    if variant.takes_layout() {
         extra.push(p(
             "layout",
             UInt,
