@@ -354,14 +354,14 @@ fn kernels_for_k64_and_k128_match_the_host() {
 /// (`KernelOptions::warp_emulation`), so that their lane maps and the negated
 /// wraps of the top digit are checked here too: twiddled passes of the primes
 /// whose element's work-items fit a warp (the twiddle phase), and the store
-/// phase's element per warp where a work-group holds one block (k = 32 and
-/// 64, in every layout).
+/// phase's element per warp (k = 32 and 64, one block per work-group or
+/// several, first and twiddled passes, in every layout).
 #[test]
 fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
     let s = session();
     for k in [8usize, 32, 64] {
         assert_eq!(digits::carry_path(k, true), digits::CarryPath::Warp, "k = {k}");
-        assert_eq!(digits::store_in_warp(k, 1, true), k >= 32, "k = {k}");
+        assert_eq!(digits::store_in_warp(k, true), k >= 32, "k = {k}");
         let prime = catalog_prime(k).unwrap();
         let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
         let fk = FieldKernels::with_options(&s, prime, opts).unwrap();
@@ -369,6 +369,7 @@ fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
         let only = [Variant::Digits];
         check_pass_of(&fk, prime, &only, m, 2 * m * m, 2 * m, 1);
         check_pass_of(&fk, prime, &only, m, m * m, 1, 1);
+        check_pass_of(&fk, prime, &only, 4, 4 * m, 1, 2);
         check_pass_of(&fk, prime, &only, 4, 4 * m, m, 2);
         check_pass_of(&fk, prime, &only, 2, 2 * kk, kk, 1);
     }

@@ -1,8 +1,9 @@
 //! The "digits" variant of a Stockham pass: one work-item per digit.
 //!
 //! A work-group holds G blocks (DFT_R of one pass) in local memory as lazy
-//! elements (see `lazy.rs`): slot q, digit d of block b at (q·k + d)·G + b of
-//! `SL` and `SH`, as in the table variant.  Every phase works on single
+//! elements (see `lazy.rs`): slot q, digit d of block b at (q·G + b)·E + d of
+//! `SL` and `SH`, each element a row of E = k words (k + 1 with several
+//! blocks, [`element_stride`]).  Every phase works on single
 //! digits, so that no work-item holds a whole element of k digits (which at
 //! k ≥ 32 lives in slow private memory):
 //!
@@ -28,8 +29,8 @@
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
 //!   [−1, r], the two rounds' carries in separate arrays (two barriers per
-//!   round of elements), or, with one block per work-group and k = 32 or 64,
-//!   an element per warp with the carries by shuffles (`store_in_warp`); an
+//!   round of elements), or, for k = 32 and 64, an element per warp with
+//!   the carries by shuffles (`store_in_warp`); an
 //!   element with a digit outside [0, r) (carries through every digit, or
 //!   p − 1) is normalised exactly by one work-item after the loop, from its
 //!   lazy digits in SL (`srgfn_norm`), over the digits already stored.  The
@@ -120,10 +121,26 @@ pub fn carry_path(k: usize, shuffles: bool) -> CarryPath {
     }
 }
 
-/// Bytes of one block in local memory: n slots of k lazy digits (a low word
-/// in `SL`, a high byte in `SH`).
-fn block_bytes(k: usize, n: usize) -> usize {
-    n * k * 9
+/// Words between the rows of consecutive elements in `SL` (bytes in `SH`):
+/// element (slot q, block gi) holds its k digits in a row at (q·G + gi)·stride
+/// (`SLOT` of lazy_block.cl.tera), so that the lanes of a warp that hold
+/// consecutive digits of an element read consecutive words (the twiddle
+/// phase, the store phase an element per warp).  With several blocks the
+/// rows are k + 1 words apart: the lanes of consecutive blocks (loads,
+/// stages) then fall on distinct banks too (an odd stride); one block keeps
+/// k, and the largest blocks fit 48 KiB (k = 64: 64 slots).
+pub fn element_stride(k: usize, groups: usize) -> usize {
+    if groups == 1 {
+        k
+    } else {
+        k + 1
+    }
+}
+
+/// Bytes of `groups` blocks in local memory: n slots of k lazy digits each
+/// (a low word in `SL`, a high byte in `SH`), rows [`element_stride`] apart.
+fn blocks_bytes(k: usize, n: usize, groups: usize) -> usize {
+    groups * n * element_stride(k, groups) * 9
 }
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
@@ -142,19 +159,20 @@ impl DigitsShape {
         if n > MAX_BLOCK {
             return None;
         }
-        let block = block_bytes(k, n);
         let free = LOCAL_MAX_BYTES.checked_sub(STAGING_WORDS * 8)?;
-        if block > free || k > DIGITS_THREADS {
+        if blocks_bytes(k, n, 1) > free || k > DIGITS_THREADS {
             return None;
         }
-        let by_memory = prev_power_of_two(free / block);
-        let by_work = (DIGITS_PER_GROUP / (n * k)).max(1);
-        Some(DigitsShape { groups: by_memory.min(by_work), threads: DIGITS_THREADS })
+        let mut groups = (DIGITS_PER_GROUP / (n * k)).max(1);
+        while blocks_bytes(k, n, groups) > free {
+            groups /= 2;
+        }
+        Some(DigitsShape { groups, threads: DIGITS_THREADS })
     }
     /// Local memory of one work-group (bytes): the blocks and the staging
     /// area the shapes reserve (kernels declare at most that, [`staging_words`]).
     pub fn bytes(&self, k: usize, n: usize) -> usize {
-        self.groups * block_bytes(k, n) + STAGING_WORDS * 8
+        blocks_bytes(k, n, self.groups) + STAGING_WORDS * 8
     }
 }
 
@@ -168,14 +186,6 @@ pub fn shape_for(k: usize, n: usize) -> Result<DigitsShape, EmitError> {
     })
 }
 
-fn prev_power_of_two(x: usize) -> usize {
-    if x == 0 {
-        0
-    } else {
-        1 << (usize::BITS - 1 - x.leading_zeros())
-    }
-}
-
 /// Digits per lane up to which the store phase runs an element per warp
 /// ([`store_in_warp`]).  H200, v26 (`perf/h200-v26/store`), against the
 /// store phase by local memory in one call: k = 32 (one digit per lane) 2^20
@@ -183,18 +193,15 @@ fn prev_power_of_two(x: usize) -> usize {
 /// k = 128 (four) 2^16 1.531 → 1.637, 2^14 0.356 → 0.382.
 pub const STORE_WARP_MAX_COLS: usize = 2;
 
-/// Whether the store phase of a kernel for k digits and `groups` blocks per
-/// work-group runs an element per warp, its carries by shuffles (where the
-/// platform has them): lane l holds digits c·32 + l, so a warp reads
-/// consecutive words of SL and writes whole sectors of an element-major
-/// vector, with no barrier per round.  The other store phase gives a warp's
-/// lanes a few digits of several elements, whose words share banks where a
-/// work-group holds one block (8-way at k = 32), with two barriers a round.
-/// An element per warp needs k ≥ 32 and one block per work-group (with G
-/// blocks a digit's words lie G apart in SL, and lanes of consecutive digits
-/// would share banks), and pays up to [`STORE_WARP_MAX_COLS`] digits per lane.
-pub fn store_in_warp(k: usize, groups: usize, shuffles: bool) -> bool {
-    shuffles && groups == 1 && k >= WARP && k / WARP <= STORE_WARP_MAX_COLS
+/// Whether the store phase of a kernel for k digits runs an element per
+/// warp, its carries by shuffles (where the platform has them): lane l holds
+/// digits c·32 + l, so a warp reads consecutive words of SL (an element's row,
+/// [`element_stride`]) and writes whole sectors of an element-major vector,
+/// with no barrier per round.  The other store phase gives a warp's lanes a
+/// few digits of several elements, with two barriers a round.  An element per
+/// warp needs k ≥ 32 and pays up to [`STORE_WARP_MAX_COLS`] digits per lane.
+pub fn store_in_warp(k: usize, shuffles: bool) -> bool {
+    shuffles && k >= WARP && k / WARP <= STORE_WARP_MAX_COLS
 }
 
 /// Words of a 32-byte sector, the unit in which the GPU moves global memory.
@@ -373,10 +380,9 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("tw_chunk", &tw_chunk);
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
-    // digit tasks of consecutive work-items read consecutive words: no padding rows
-    ctx.insert("slot_stride", &k);
-    ctx.insert("slot_skew", "");
-    ctx.insert("lmem_words", &(g * n * k));
+    // elements in rows (SLOT of lazy_block.cl.tera)
+    ctx.insert("element_stride", &element_stride(k, g));
+    ctx.insert("lmem_words", &(g * n * element_stride(k, g)));
     // the store phase's staging: two carry arrays of chunk·k = threads words, then the dirty flags
     ctx.insert("store_cq1", &(chunk(k) * k));
     ctx.insert("store_flags", &(2 * chunk(k) * k));
@@ -397,11 +403,11 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, 
     assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
     let shuffles = opts.ptx || opts.warp_emulation;
     let warp = twiddled && carry_path(k, shuffles) == CarryPath::Warp;
-    let store_warp = store_in_warp(k, shape.groups, shuffles);
+    let store_warp = store_in_warp(k, shuffles);
     let emulated = (warp || store_warp) && !opts.ptx;
     ctx.insert("staging_words", &words);
     let scratch = if emulated { DIGITS_THREADS * 8 } else { 0 };
-    ctx.insert("lmem_bytes", &(shape.groups * block_bytes(k, n) + words * 8 + scratch));
+    ctx.insert("lmem_bytes", &(blocks_bytes(k, n, shape.groups) + words * 8 + scratch));
     ctx.insert("warp_carries", &warp);
     ctx.insert("store_in_warp", &store_warp);
     // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
