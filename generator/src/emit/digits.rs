@@ -137,10 +137,16 @@ pub fn element_stride(k: usize, groups: usize) -> usize {
     }
 }
 
-/// Bytes of `groups` blocks in local memory: n slots of k lazy digits each
-/// (a low word in `SL`, a high byte in `SH`), rows [`element_stride`] apart.
+/// Words of `SL` (bytes of `SH`) for `groups` blocks: n slots of k lazy
+/// digits each, rows [`element_stride`] apart.
+fn blocks_words(k: usize, n: usize, groups: usize) -> usize {
+    groups * n * element_stride(k, groups)
+}
+
+/// Bytes of `groups` blocks in local memory: a low word in `SL` and a high
+/// byte in `SH` per digit.
 fn blocks_bytes(k: usize, n: usize, groups: usize) -> usize {
-    groups * n * element_stride(k, groups) * 9
+    blocks_words(k, n, groups) * 9
 }
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
@@ -382,7 +388,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("digits", &(n * g * k));
     // elements in rows (SLOT of lazy_block.cl.tera)
     ctx.insert("element_stride", &element_stride(k, g));
-    ctx.insert("lmem_words", &(g * n * element_stride(k, g)));
+    ctx.insert("lmem_words", &blocks_words(k, n, g));
     // the store phase's staging: two carry arrays of chunk·k = threads words, then the dirty flags
     ctx.insert("store_cq1", &(chunk(k) * k));
     ctx.insert("store_flags", &(2 * chunk(k) * k));
