@@ -86,9 +86,10 @@ fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize, variant: Variant) -
     (fk.upload(&variant.table_layout(prime.k(), &table.concat())).unwrap(), t_len.trailing_zeros())
 }
 
-/// The positions where `got` differs from `want`.
-fn wrong(got: &[Digits], want: &[Digits]) -> Vec<usize> {
-    (0..want.len()).filter(|&e| got[e] != want[e]).collect()
+/// Every output of `what` as the host has it: else how many differ, and the first positions.
+fn assert_outputs(got: &[Digits], want: &[Digits], what: &str) {
+    let bad: Vec<usize> = (0..want.len()).filter(|&e| got[e] != want[e]).collect();
+    assert!(bad.is_empty(), "{what}: {} wrong outputs, first at {:?}", bad.len(), &bad[..bad.len().min(8)]);
 }
 
 /// One Stockham pass (radix R | K, length n, after sub-transforms of length p)
@@ -128,14 +129,9 @@ fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: 
                 layout,
             )
             .unwrap();
-            let bad = wrong(&read_back(&fk.download(&by).unwrap(), k, layout.output_element_major), &want);
-            assert!(
-                bad.is_empty(),
-                "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} ({layout:?}): {} wrong outputs, first at {:?}",
-                fk.radix().number(),
-                bad.len(),
-                &bad[..bad.len().min(8)]
-            );
+            let got = read_back(&fk.download(&by).unwrap(), k, layout.output_element_major);
+            let what = format!("{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} ({layout:?})", fk.radix().number());
+            assert_outputs(&got, &want, &what);
         }
     }
 }
@@ -186,14 +182,8 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
     let (xs, ys) = (std::slice::from_ref(&bx), std::slice::from_ref(&by));
     fk.fused_pass(kk, xs, ys, &bw, [total as u64, n as u64, p as u64], log_t, shifts, count, PassPart::Whole).unwrap();
     let got = from_digit_major(&fk.download(&by).unwrap(), k);
-    let bad = wrong(&got, &want);
-    assert!(
-        bad.is_empty(),
-        "{prime} radix-{} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors): {} wrong outputs, first at {:?}",
-        fk.radix().number(),
-        bad.len(),
-        &bad[..bad.len().min(8)]
-    );
+    let what = format!("{prime} radix-{} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors)", fk.radix().number());
+    assert_outputs(&got, &want, &what);
 }
 
 /// The pass shapes a plan uses: I_B ⊗ DFT_K (n = K), first and later passes
