@@ -155,8 +155,11 @@ pub fn render(a: &ArithSpec) -> String {
 /// path checks, `emit::digits::CarryPath`) and `SRGFN_SHFL_U64(out, v, src)`,
 /// out = v of lane src of the warp (`shfl.sync.idx`, every lane of the warp
 /// taking part), and `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's
-/// shared-memory accesses before it are done before those after it).  Without
-/// PTX the generator emits the local-memory path instead.
+/// shared-memory accesses before it are done before those after it), and
+/// `SRGFN_BAR_SYNC(id, threads)` (`bar.sync`: a named barrier of `threads`
+/// work-items, whole warps, with the same ordering among them; id 0 is
+/// `barrier()`'s).  Without PTX the generator emits the local-memory path
+/// and work-group barriers instead.
 fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     if !a.ptx {
         return;
@@ -164,6 +167,7 @@ fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     c.line("#define SRGFN_SHFL 1");
     c.line("#define SRGFN_SHFL_U64(out, v, src) asm volatile(\"{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; shfl.sync.idx.b32 lo, lo, %2, 0x1f, 0xffffffff; shfl.sync.idx.b32 hi, hi, %2, 0x1f, 0xffffffff; mov.b64 %0, {lo, hi}; }\" : \"=l\"(out) : \"l\"(v), \"r\"(src))");
     c.line("#define SRGFN_WARP_SYNC() asm volatile(\"bar.warp.sync 0xffffffff;\" ::: \"memory\")");
+    c.line("#define SRGFN_BAR_SYNC(id, threads) asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(threads) : \"memory\")");
 }
 
 /// `srgfn_fold0`/`srgfn_fold1`, and `srgfn_fold0_rolled` for

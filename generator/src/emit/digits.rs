@@ -23,7 +23,9 @@
 //!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s.  The
 //!   carries go through local memory, or through the warp (PTX shuffles)
 //!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
-//!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26);
+//!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).  A round waits only for
+//!   its elements' own work-items ([`TwiddleSync`]: the warp, or with PTX a
+//!   named barrier per element of several warps);
 //! * **butterflies**: one task per butterfly and digit pair (d, d + k/2),
 //!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
@@ -85,14 +87,25 @@ fn chunk(k: usize) -> usize {
 /// k ≥ 32).
 const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
 
-/// Words of the staging area a kernel declares: the store phase's two carry
-/// arrays (a word per work-item each) and a dirty flag (int) per element,
+/// Words of the store phase's two carry arrays (a word per work-item each),
+/// where its carries go through local memory; none where it runs an element
+/// per warp ([`store_in_warp`]).  Its dirty flags follow them.
+fn store_carry_words(k: usize, store_warp: bool) -> usize {
+    if store_warp {
+        0
+    } else {
+        2 * chunk(k) * k
+    }
+}
+
+/// Words of the staging area a kernel declares: the store phase's carry
+/// arrays ([`store_carry_words`]) and a dirty flag (int) per element,
 /// and in a kernel with twiddles the twiddle phase's 3k words per element
 /// for E = cols·threads/k elements at a time.  A kernel declares no more than
 /// it uses, so that more of its work-groups fit an SM (H200, v17: k = 64's
 /// radix-64 first pass 0.29 → 0.36 ms with the twiddled kernels' area).
-pub fn staging_words(k: usize, elements: usize, twiddled: bool) -> usize {
-    let store = 2 * chunk(k) * k + elements.div_ceil(2);
+pub fn staging_words(k: usize, elements: usize, twiddled: bool, store_warp: bool) -> usize {
+    let store = store_carry_words(k, store_warp) + elements.div_ceil(2);
     let twiddle = if twiddled { twiddle_stage_words(k) * chunk(k) * twiddle_cols(k) } else { 0 };
     store.max(twiddle)
 }
@@ -118,6 +131,43 @@ pub fn carry_path(k: usize, shuffles: bool) -> CarryPath {
         CarryPath::Warp
     } else {
         CarryPath::LocalMemory
+    }
+}
+
+/// How a round of the twiddle phase waits for the work-items of its
+/// elements.  Within a round no work-item reads another element's staging or
+/// row of `SL`, so the round needs only the element's own work-items; the
+/// butterfly stages after the phase wait for the whole work-group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TwiddleSync {
+    /// `bar.warp.sync` ([`CarryPath::Warp`]: an element's work-items in one
+    /// warp), so the warps of a work-group run their rounds out of step.
+    /// H200, v27 (`perf/h200-v27/sync`), against `barrier()` in one call:
+    /// k = 32 2^20 3.901 → 3.882 ms, 2^18 0.788 → 0.778; k = 64 2^18 1.998
+    /// → 1.948.
+    Warp,
+    /// A named barrier per element of a round (PTX `bar.sync u + 1, lanes`),
+    /// where an element's work-items are whole warps, several of them.
+    /// H200, v27: k = 128 2^16 1.540 → 1.509 ms, 2^15 0.689 → 0.674.
+    Element,
+    /// `barrier()`: the whole work-group (without PTX, emulations included).
+    WorkGroup,
+}
+
+/// Named barriers of an SM's work-group (PTX): id 0 is `barrier()`'s.
+const NAMED_BARRIERS: usize = 16;
+
+/// The twiddle phase's sync for k digits, where the platform has PTX, and
+/// warp shuffles (PTX, or their emulation) or not.
+pub fn twiddle_sync(k: usize, ptx: bool, shuffles: bool) -> TwiddleSync {
+    let lanes = k / twiddle_cols(k);
+    if carry_path(k, shuffles) == CarryPath::Warp {
+        TwiddleSync::Warp
+    } else if ptx && lanes.is_multiple_of(WARP) && chunk(k) * twiddle_cols(k) < NAMED_BARRIERS {
+        TwiddleSync::Element
+    } else {
+        TwiddleSync::WorkGroup
     }
 }
 
@@ -389,9 +439,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     // elements in rows (SLOT of lazy_block.cl.tera)
     ctx.insert("element_stride", &element_stride(k, g));
     ctx.insert("lmem_words", &blocks_words(k, n, g));
-    // the store phase's staging: two carry arrays of chunk·k = threads words, then the dirty flags
+    // the second of the store phase's carry arrays (where it has them: kernel_context)
     ctx.insert("store_cq1", &(chunk(k) * k));
-    ctx.insert("store_flags", &(2 * chunk(k) * k));
     ctx.insert("digit_stages", &stages);
     ctx.insert("tw_order", &twiddle_order(n));
     Ok(())
@@ -405,16 +454,19 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
 /// work-item).
 pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) -> Result<(), EmitError> {
     let shape = shape_for(k, n)?;
-    let words = staging_words(k, n * shape.groups, twiddled);
-    assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
     let shuffles = opts.ptx || opts.warp_emulation;
     let warp = twiddled && carry_path(k, shuffles) == CarryPath::Warp;
     let store_warp = store_in_warp(k, shuffles);
+    let words = staging_words(k, n * shape.groups, twiddled, store_warp);
+    assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
+    // the store phase's staging: its carry arrays (chunk·k = threads words each, if any), then the dirty flags
+    ctx.insert("store_flags", &store_carry_words(k, store_warp));
     let emulated = (warp || store_warp) && !opts.ptx;
     ctx.insert("staging_words", &words);
     let scratch = if emulated { DIGITS_THREADS * 8 } else { 0 };
     ctx.insert("lmem_bytes", &(blocks_bytes(k, n, shape.groups) + words * 8 + scratch));
     ctx.insert("warp_carries", &warp);
+    ctx.insert("tw_sync", &twiddle_sync(k, opts.ptx, shuffles));
     ctx.insert("store_in_warp", &store_warp);
     // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
     ctx.insert("store_elements", &(DIGITS_THREADS / WARP));
@@ -460,6 +512,12 @@ mod tests {
                 let first_use = [src.find("SRGFN_SHFL_U64(cl[0]"), src.find(store)].into_iter().flatten().min();
                 assert!(guard.is_none_or(|g| g < first_use.unwrap()), "k = {k}: the guard comes first");
                 assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
+                // on the warp path a round of the twiddle phase syncs the warp only; with PTX, an element
+                // of several warps (k = 128) syncs by a named barrier
+                assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
+                assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
+                assert_eq!(src.contains("#define TW_SYNC() SRGFN_WARP_SYNC()"), warp, "k = {k}, ptx {ptx}");
+                assert_eq!(src.contains("#define TW_SYNC() SRGFN_BAR_SYNC(1 + u, 64)"), ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
                 // without PTX the warp paths can be emitted with their shuffles emulated (tests on PoCL)
                 let emulated = KernelOptions { warp_emulation: true, ..opts };
@@ -471,8 +529,13 @@ mod tests {
             }
             for n in [2, max_radix(k)] {
                 let s = DigitsShape::of(k, n).unwrap();
-                let (tw, first) = (staging_words(k, n * s.groups, true), staging_words(k, n * s.groups, false));
-                assert!(first <= tw && tw <= STAGING_WORDS, "k = {k}, n = {n}: {first}, {tw}");
+                for store_warp in [false, true] {
+                    let (tw, first) = (staging_words(k, n * s.groups, true, store_warp), staging_words(k, n * s.groups, false, store_warp));
+                    assert!(first <= tw && tw <= STAGING_WORDS, "k = {k}, n = {n}: {first}, {tw}");
+                }
+                // the first pass of a kernel whose store phase runs an element per warp declares its flags only
+                let flags = (n * s.groups).div_ceil(2);
+                assert_eq!(staging_words(k, n * s.groups, false, true), flags, "k = {k}, n = {n}");
             }
         }
     }
