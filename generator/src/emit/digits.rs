@@ -69,6 +69,22 @@ fn twiddle_cols(k: usize) -> usize {
         1
     }
 }
+/// Largest k whose twiddle product loop (k steps of `cols` digit products)
+/// is unrolled whole.  The compiler's own unrolling (by 4) left the window
+/// of X2 words and the accumulators in other registers at the loop's back
+/// edge, about two register moves on the multiplier's pipe per digit product
+/// beside its four wide multiply-adds; unrolled whole, the loop is those
+/// multiply-adds, their carries and 16-byte loads.  H100, v27
+/// (`perf/h100-v27/unroll`), in one call: k = 32 2^20 3.888 → 3.747 ms,
+/// 2^18 0.785 → 0.752; k = 64 2^18 1.955 → 1.868; k = 128 (256 steps of
+/// code) 1.522 → 1.521, unrolled by 16 1.515: left to the compiler.
+const TWIDDLE_UNROLL_MAX_K: usize = 64;
+
+/// Whether the twiddle phase's product loop is unrolled whole for k digits.
+pub fn twiddle_unrolled(k: usize) -> bool {
+    k <= TWIDDLE_UNROLL_MAX_K
+}
+
 /// Work-items of an NVIDIA warp: the twiddle phase's carries go through the
 /// warp (PTX shuffles) when an element's work-items fit one (k ≤ 64).
 const WARP: usize = 32;
@@ -434,6 +450,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("tw_lanes", &(k / cols));
     ctx.insert("cols", &cols);
     ctx.insert("tw_chunk", &tw_chunk);
+    ctx.insert("tw_unroll", &twiddle_unrolled(k));
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
     // elements in rows (SLOT of lazy_block.cl.tera)
@@ -517,6 +534,8 @@ mod tests {
                 assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
                 assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_WARP_SYNC()"), warp, "k = {k}, ptx {ptx}");
+                // the product loop unrolled whole up to k = 64
+                assert_eq!(src.contains("#pragma unroll\n                for (uint m = 0; m < SRGFN_TW_STEPS"), k <= 64, "k = {k}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_BAR_SYNC(1 + u, 64)"), ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
                 // without PTX the warp paths can be emitted with their shuffles emulated (tests on PoCL)
