@@ -115,7 +115,7 @@ fn store_carry_words(k: usize, store_warp: bool) -> usize {
 }
 
 /// Words of the staging area a kernel declares: the store phase's carry
-/// arrays ([`store_carry_words`]) and a dirty flag (int) per element,
+/// arrays (`store_carry_words`) and a dirty flag (int) per element,
 /// and in a kernel with twiddles the twiddle phase's 3k words per element
 /// for E = cols·threads/k elements at a time.  A kernel declares no more than
 /// it uses, so that more of its work-groups fit an SM (H200, v17: k = 64's
