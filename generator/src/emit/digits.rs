@@ -174,11 +174,11 @@ pub enum TwiddleSync {
 /// Named barriers of an SM's work-group (PTX): id 0 is `barrier()`'s.
 const NAMED_BARRIERS: usize = 16;
 
-/// The twiddle phase's sync for k digits, where the platform has PTX, and
-/// warp shuffles (PTX, or their emulation) or not.
-pub fn twiddle_sync(k: usize, ptx: bool, shuffles: bool) -> TwiddleSync {
+/// The twiddle phase's sync for k digits, given its carry path
+/// ([`carry_path`]) and whether the platform has PTX.
+pub fn twiddle_sync(k: usize, path: CarryPath, ptx: bool) -> TwiddleSync {
     let lanes = k / twiddle_cols(k);
-    if carry_path(k, shuffles) == CarryPath::Warp {
+    if path == CarryPath::Warp {
         TwiddleSync::Warp
     } else if ptx && lanes.is_multiple_of(WARP) && chunk(k) * twiddle_cols(k) < NAMED_BARRIERS {
         TwiddleSync::Element
@@ -472,7 +472,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
 pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) -> Result<(), EmitError> {
     let shape = shape_for(k, n)?;
     let shuffles = opts.ptx || opts.warp_emulation;
-    let warp = twiddled && carry_path(k, shuffles) == CarryPath::Warp;
+    let path = carry_path(k, shuffles);
+    let warp = twiddled && path == CarryPath::Warp;
     let store_warp = store_in_warp(k, shuffles);
     let words = staging_words(k, n * shape.groups, twiddled, store_warp);
     assert!(words <= STAGING_WORDS, "a kernel's staging fits the area its shape reserves");
@@ -483,7 +484,7 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, 
     let scratch = if emulated { DIGITS_THREADS * 8 } else { 0 };
     ctx.insert("lmem_bytes", &(blocks_bytes(k, n, shape.groups) + words * 8 + scratch));
     ctx.insert("warp_carries", &warp);
-    ctx.insert("tw_sync", &twiddle_sync(k, opts.ptx, shuffles));
+    ctx.insert("tw_sync", &twiddle_sync(k, path, opts.ptx));
     ctx.insert("store_in_warp", &store_warp);
     // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
     ctx.insert("store_elements", &(DIGITS_THREADS / WARP));
@@ -531,8 +532,9 @@ mod tests {
                 assert_eq!(src.matches("X2[to] = l;").count(), !warp as usize, "k = {k}, ptx {ptx}");
                 // on the warp path a round of the twiddle phase syncs the warp only; with PTX, an element
                 // of several warps (k = 128) syncs by a named barrier
-                assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
-                assert_eq!(twiddle_sync(k, ptx, ptx) == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
+                let sync = twiddle_sync(k, carry_path(k, ptx), ptx);
+                assert_eq!(sync == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
+                assert_eq!(sync == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_WARP_SYNC()"), warp, "k = {k}, ptx {ptx}");
                 // the product loop unrolled whole up to k = 64
                 assert_eq!(src.contains("#pragma unroll\n                for (uint m = 0; m < SRGFN_TW_STEPS"), k <= 64, "k = {k}");
