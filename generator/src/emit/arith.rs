@@ -146,6 +146,7 @@ pub fn render(a: &ArithSpec) -> String {
     copy(&mut c, a);
     shift_runtime(&mut c, a);
     divmod(&mut c, a);
+    super::quotient::render(&mut c, a);
     super::mul::render(&mut c, a);
     warp_shuffle(&mut c, a);
     c.out

@@ -20,7 +20,10 @@
 //!   of its instructions (H200, v17: k = 32 2^20 4.94 → 4.82 ms, k = 64 2^18
 //!   2.54 → 2.33, k = 128 2^16 2.05 → 1.87).  Two rounds of carries between
 //!   neighbouring coefficients (the top one wraps negated, r^k = −1) leave
-//!   lazy digits |d| ≤ r + k + 2, stored rotated by the twiddle's r^s.  The
+//!   lazy digits |d| ≤ r + k + 2 + 2D, stored rotated by the twiddle's r^s.
+//!   The first round's division by r is shifts and adds where r = 2^e ± 2^u
+//!   (`quotient.rs`, its remainder within D·r of c_i mod r, D ≤ 16), else
+//!   Möller–Granlund's.  The
 //!   carries go through local memory, or through the warp (PTX shuffles)
 //!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
 //!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).  A round waits only for
@@ -49,7 +52,7 @@ use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES};
 use crate::unroll::Program;
 
 /// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
-/// level from |d| ≤ r + k + 2 < 2^64 + 2^8, and `SH` holds 8 bits above the
+/// level from |d| ≤ r + k + 2 + 2D < 2^64 + 2^8 (D ≤ 16, `quotient.rs`), and `SH` holds 8 bits above the
 /// low word, so at most 6 levels.
 pub const MAX_BLOCK: usize = 64;
 /// Work-items of a work-group of the digits variant.
@@ -498,6 +501,7 @@ mod tests {
     use super::*;
     use crate::emit::arith::ArithSpec;
     use crate::emit::lazy::LazySpec;
+    use crate::emit::quotient::SparseQuotient;
     use crate::emit::{MulForm, Variant};
 
     /// The twiddle phase's carries go through the warp (PTX shuffles) exactly
@@ -613,8 +617,9 @@ mod tests {
 
     /// The store phase splits its lazy digits with `srgfn_split_lazy`, whose
     /// rounds `LazySpec` sets for |v| ≤ `LazySpec::split_bound`.  The digits it
-    /// splits are at most 2^L (r + k + 2) for the L butterfly levels of the
-    /// largest block (the twiddle phase leaves |d| ≤ r + k + 2), plus a carry
+    /// splits are at most 2^L (r + k + 2 + 2D) for the L butterfly levels of the
+    /// largest block (the twiddle phase leaves |d| ≤ r + k + 2 + 2D, D the
+    /// bound of its first split, `quotient.rs`), plus a carry
     /// below 2^10 in the second round: every catalog prime and f_mul form
     /// stays within that bound.
     #[test]
@@ -631,12 +636,14 @@ mod tests {
                 let (k, r) = (prime.k(), prime.r() as f64);
                 let spec = LazySpec::of(&ArithSpec::new(prime, mul, false));
                 let levels = max_radix(k).trailing_zeros() as i32;
-                let digits = (2f64).powi(levels) * (r + k as f64 + 2.0) + 1024.0;
+                // the first split leaves d = (c mod r) + D r with |D| ≤ dq (emit/quotient.rs; 0 where exact)
+                let dq = SparseQuotient::for_twiddles(k, prime.r()).map_or(0.0, |sq| sq.remainder_bound() as f64);
+                let digits = (2f64).powi(levels) * (r + k as f64 + 2.0 + 2.0 * dq) + 1024.0;
                 let bound = LazySpec::split_bound(spec.levels, spec.level0);
                 assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
-                // the twiddle phase's second split: a digit below r plus a first carry, whose
-                // quotient ⌊(c_i + r T_i) / r⌋ − T_i has |.| ≤ k r (0 ≤ c_i + r T_i ≤ k r²)
-                let twiddle = (k as f64 + 1.0) * r;
+                // the twiddle phase's second split: that d plus a first carry, the neighbour's quotient
+                // ⌊(c_i + r T_i) / r⌋ − T_i less its D, |.| ≤ k r + dq (0 ≤ c_i + r T_i ≤ k (r − 1) r)
+                let twiddle = (k as f64 + 1.0 + 2.0 * dq) * r;
                 assert!(twiddle <= bound, "{prime} {mul:?}: twiddle-phase digits up to {twiddle:e}, split bound {bound:e}");
             }
         }

@@ -17,6 +17,7 @@ pub mod local;
 mod mul;
 #[cfg(test)]
 mod ptx_model;
+pub mod quotient;
 mod series;
 pub mod sig;
 mod table;

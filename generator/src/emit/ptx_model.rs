@@ -159,6 +159,7 @@ fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
                 (r as u64, op.contains(".cc").then_some(out as u64))
             }
             "shr.s32" => (((v(1) as u32 as i32) >> v(2).min(31)) as u32 as u64, None),
+            "shr.u32" => ((v(1) & 0xffff_ffff) >> v(2).min(32), None),
             "shl.b32" => ((v(1) << v(2).min(32)) & 0xffff_ffff, None),
             "and.b32" => (v(1) & v(2), None),
             "or.b32" => (v(1) | v(2), None),
@@ -538,6 +539,54 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
             assert_eq!(got, d, "{text}: v = {v}: the digit");
             let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
             assert_eq!(q_got, ((&q_sum % &m128) + &m128) % &m128, "{text}: v = {v}: the quotients' sum");
+        }
+    }
+}
+
+/// The twiddle phase's division by shifts and adds as one PTX chain
+/// (`SRGFN_TWIDDLE_DIVMOD`, emit/quotient.rs) against the host form of the
+/// same rounds (`SparseQuotient::eval`, itself checked against exact
+/// division): d = a − Q r and Q, for the catalog's radices and radices of
+/// other shapes (σ = ±1, s from 1 to 63, e from 33 to 64), with random a
+/// below k r² and the extremes.
+#[test]
+fn emitted_ptx_twiddle_divmod_is_the_shifts_and_adds() {
+    use super::quotient::{ptx_macro, SparseQuotient};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    let mut radices: Vec<(usize, u64)> = crate::prime::catalog().iter().map(|p| (p.k(), p.r())).collect();
+    for (e, u) in [(62u32, 56u32), (62, 61), (60, 1), (58, 0), (64, 1), (64, 33), (33, 2), (40, 20)] {
+        for k in [2usize, 128] {
+            radices.push((k, ((1u128 << e) - (1u128 << u)) as u64));
+            if e < 64 {
+                radices.push((k, (1u64 << e) + (1u64 << u)));
+            }
+        }
+    }
+    for (k, r) in radices {
+        let text = format!("k = {k}, r = {r:#x}");
+        let sq = SparseQuotient::for_twiddles(k, r).unwrap_or_else(|| panic!("{text}"));
+        let Some(m) = ptx_macro(&sq) else {
+            assert!(sq.e < 32, "{text}: no PTX for e = {}", sq.e);
+            continue;
+        };
+        let asm = parse_asm(&m);
+        let bound = BigUint::from(k) * BigUint::from(r - 1) * BigUint::from(r);
+        for i in 0..2000 {
+            let a = match i {
+                0 => BigUint::from(0u32),
+                1 => bound.clone(),
+                2 => (BigUint::from(1u32) << (bound.bits() - 1)) - 1u32,
+                _ => BigUint::from_bytes_le(&(0..24).map(|_| rng.gen()).collect::<Vec<u8>>()) % (&bound + 1u32),
+            };
+            let w = [0, 1, 2].map(|j| a.to_u64_digits().get(j).copied().unwrap_or(0));
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (name, x) in [("a0", w[0]), ("a1", w[1]), ("a2", w[2])] {
+                env.insert(name.into(), x);
+            }
+            run(&asm, &mut env);
+            let (q, d) = sq.eval(w);
+            assert_eq!((env["qh"] as u128) << 64 | env["ql"] as u128, q, "{text}: a = {a}: Q");
+            assert_eq!((env["dh"] as u128) << 64 | env["dl"] as u128, d as u128, "{text}: a = {a}: d");
         }
     }
 }
