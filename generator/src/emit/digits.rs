@@ -33,7 +33,8 @@
 //!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
-//!   [−1, r], the two rounds' carries in separate arrays (two barriers per
+//!   [−1, r] (the second split, of a digit in [0, r) plus a small carry,
+//!   one correction: `srgfn_split_carry`), the two rounds' carries in separate arrays (two barriers per
 //!   round of elements), or, for k = 32 and 64, an element per warp with
 //!   the carries by shuffles (`store_in_warp`); an
 //!   element with a digit outside [0, r) (carries through every digit, or

@@ -205,6 +205,15 @@ impl LazySpec {
         (1u64 << levels) as f64 * level0 + 1024.0
     }
 
+    /// Whether a digit in [0, r) plus the quotient of a first split (|q| ≤
+    /// [`Self::split_bound`]/r + 1) lies in [−r, 2r), so that the second
+    /// split of the digits variant's store phase is the one correction
+    /// (`srgfn_split_carry`): true unless r is tiny.
+    pub fn carry_split_is_one_correction(&self) -> bool {
+        let rf = self.r as f64;
+        Self::split_bound(self.levels, self.level0) / rf + 2.0 <= rf
+    }
+
     /// The constants for the arithmetic `a` is emitted with: the levels a
     /// pass runs lazily, on inputs bounded as its f_mul leaves them.
     pub fn of(a: &ArithSpec) -> LazySpec {
@@ -248,6 +257,13 @@ pub fn render_norm(a: &ArithSpec) -> String {
         None => out.push_str(" * an exact floor division by r (r is far from a power of two); the quotients carry on and the\n * last folds back (r^k = -1). */\n"),
     }
     let mut c = C::new();
+    c.line("/* v = vh 2^64 + vl in [-r, 2r): returns v mod r, *q = floor(v / r) in {-1, 0, 1} (one correction) */");
+    c.open("static inline ulong srgfn_correct(long *q_, ulong vl, long vh) {");
+    c.line("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);");
+    c.line("*q_ = ge - neg;");
+    c.line("return vl + (neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0));");
+    c.close("}");
+    c.line("");
     // one digit: v = vh 2^64 + vl split into v mod r and floor(v / r)
     c.line("/* v = vh 2^64 + vl (a lazy digit plus a carry, within the bound above): returns v mod r in [0, r),");
     c.line(" * *q = floor(v / r).  srgfn_norm's step, and the digits variant's carries. */");
@@ -259,9 +275,9 @@ pub fn render_norm(a: &ArithSpec) -> String {
                 c.line(round(&l));
             }
             c.line("/* v in [-r, 2r): one correction */");
-            c.line("const int neg = vh < 0, ge = !neg && (vh > 0 || vl >= SRGFN_R);");
-            c.line("vl += neg ? SRGFN_R : (ge ? (ulong)0 - SRGFN_R : 0); q += ge - neg;");
-            c.line("*q_ = q;");
+            c.line("long c;");
+            c.line("vl = srgfn_correct(&c, vl, vh);");
+            c.line("*q_ = q + c;");
             c.line("return vl;");
         }
         None => {
@@ -270,6 +286,19 @@ pub fn render_norm(a: &ArithSpec) -> String {
             c.line("*q_ = (long)ql;");
             c.line("return d;");
         }
+    }
+    c.close("}");
+    c.line("");
+    // the digits variant's store phase: its second split takes a digit in [0, r) plus a small carry
+    c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_lazy's, within its");
+    c.line(" * bound): v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
+    c.open("static inline ulong srgfn_split_carry(long *q_, ulong vl, long vh) {");
+    if l.carry_split_is_one_correction() {
+        c.line("/* that quotient is below r: v in [-r, 2r) */");
+        c.line("return srgfn_correct(q_, vl, vh);");
+    } else {
+        c.line("/* r is too small for one correction to take that quotient */");
+        c.line("return srgfn_split_lazy(q_, vl, vh);");
     }
     c.close("}");
     c.line("");
@@ -485,5 +514,31 @@ mod tests {
             let top = (1u64 << l.levels) as f64 * l.level0;
             assert!(top < 2f64.powi(STORED_DIGIT_BITS), "k = {k}, r = {r:#x}: 2^{:.2}", top.log2());
         }
+    }
+}
+
+#[cfg(test)]
+mod carry_split_tests {
+    use super::*;
+    use crate::emit::MulForm;
+
+    /// The digits variant's second store split is one correction for every
+    /// catalog prime and a searched three-term one (the first split's
+    /// quotient is far below r), and falls back to `srgfn_split_lazy` where r
+    /// is too small for it (r = 6, k = 2: p = 37).
+    #[test]
+    fn second_store_split_is_one_correction_unless_r_is_tiny() {
+        let mut primes = crate::prime::catalog().to_vec();
+        let spec = crate::search::SearchSpec { k: 16, terms: 3, w_min: 58, w_max: 58 };
+        primes.extend(crate::search::search(&spec, &|| {}).unwrap().into_iter().take(1));
+        for prime in &primes {
+            let a = ArithSpec::new(prime, MulForm::Wide64, false);
+            assert!(LazySpec::of(&a).carry_split_is_one_correction(), "{prime}");
+            assert!(render_norm(&a).contains("return srgfn_correct(q_, vl, vh);"), "{prime}");
+        }
+        let tiny = crate::prime::Prime::parse("(2^2+2^1)^2+1").unwrap();
+        let a = ArithSpec::new(&tiny, MulForm::Wide64, false);
+        assert!(!LazySpec::of(&a).carry_split_is_one_correction());
+        assert!(render_norm(&a).contains("return srgfn_split_lazy(q_, vl, vh);"));
     }
 }
