@@ -23,8 +23,9 @@
 //!   lazy digits |d| ≤ r + k + 2 + 2D, stored rotated by the twiddle's r^s.
 //!   The first round's division by r is shifts and adds where r = 2^e ± 2^u
 //!   (`quotient.rs`, its remainder within D·r of c_i mod r, D ≤ 16), else
-//!   Möller–Granlund's.  The
-//!   carries go through local memory, or through the warp (PTX shuffles)
+//!   Möller–Granlund's; the second round's split and the store phase's
+//!   first (`srgfn_split_digit`) take the rounds of [`split_digit_bound`].
+//!   The carries go through local memory, or through the warp (PTX shuffles)
 //!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
 //!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).  A round waits only for
 //!   its elements' own work-items ([`TwiddleSync`]: the warp, or with PTX a
@@ -344,6 +345,21 @@ pub fn max_radix(k: usize) -> usize {
     r
 }
 
+/// The largest |v| the variant splits by `srgfn_split_digit`: a lazy digit
+/// of the store phase, at most 2^L (r + k + 2 + 2D) for the L butterfly
+/// levels of the largest block (the twiddle phase leaves |d| ≤ r + k + 2 + 2D,
+/// D the bound of its first division, `quotient.rs`), and the twiddle phase's
+/// second split, a digit of its first plus the neighbour's quotient,
+/// |v| ≤ (k + 1 + 2D) r; each plus a carry below 2^10.
+pub fn split_digit_bound(k: usize, r: u64) -> i128 {
+    let d = super::quotient::SparseQuotient::for_twiddles(k, r).map_or(0, |sq| sq.remainder_bound()) as i128;
+    let (k, r) = (k as i128, r as i128);
+    let levels = max_radix(k as usize).trailing_zeros();
+    let store = (r + k + 2 + 2 * d) << levels;
+    let twiddle = (k + 1 + 2 * d) * r;
+    store.max(twiddle) + 1024
+}
+
 /// The order in which the twiddle phase takes a block's inputs t < n: bit
 /// reversal, so that for every a the multiples of 2^a come first.  Input t of
 /// a block with κ has a twiddle that is a power of r (no product) exactly
@@ -502,7 +518,6 @@ mod tests {
     use super::*;
     use crate::emit::arith::ArithSpec;
     use crate::emit::lazy::LazySpec;
-    use crate::emit::quotient::SparseQuotient;
     use crate::emit::{MulForm, Variant};
 
     /// The twiddle phase's carries go through the warp (PTX shuffles) exactly
@@ -616,13 +631,11 @@ mod tests {
         }
     }
 
-    /// The store phase splits its lazy digits with `srgfn_split_lazy`, whose
-    /// rounds `LazySpec` sets for |v| ≤ `LazySpec::split_bound`.  The digits it
-    /// splits are at most 2^L (r + k + 2 + 2D) for the L butterfly levels of the
-    /// largest block (the twiddle phase leaves |d| ≤ r + k + 2 + 2D, D the
-    /// bound of its first split, `quotient.rs`), plus a carry
-    /// below 2^10 in the second round: every catalog prime and f_mul form
-    /// stays within that bound.
+    /// The variant splits its lazy digits and the twiddle phase's second round
+    /// with `srgfn_split_digit`, whose rounds are set for [`split_digit_bound`]
+    /// and which falls back to `srgfn_split_lazy` (rounds `LazySpec` sets for
+    /// |v| ≤ `LazySpec::split_bound`): every catalog prime, searched three-term
+    /// ones and every f_mul form stay within that bound too.
     #[test]
     fn store_phase_digits_stay_within_the_split_bound() {
         // the catalog, and searched radices of three terms (2^w ± 2^u ± 2^v)
@@ -634,18 +647,14 @@ mod tests {
         assert!(primes.len() > crate::prime::catalog().len(), "the search found three-term primes");
         for prime in &primes {
             for mul in MulForm::ALL {
-                let (k, r) = (prime.k(), prime.r() as f64);
+                let k = prime.k();
                 let spec = LazySpec::of(&ArithSpec::new(prime, mul, false));
-                let levels = max_radix(k).trailing_zeros() as i32;
-                // the first split leaves d = (c mod r) + D r with |D| ≤ dq (emit/quotient.rs; 0 where exact)
-                let dq = SparseQuotient::for_twiddles(k, prime.r()).map_or(0.0, |sq| sq.remainder_bound() as f64);
-                let digits = (2f64).powi(levels) * (r + k as f64 + 2.0 + 2.0 * dq) + 1024.0;
+                // the largest value the variant splits (split_digit_bound: the store phase's lazy
+                // digits and the twiddle phase's second split) is within srgfn_split_lazy's bound,
+                // its fallback
+                let digits = split_digit_bound(k, prime.r()) as f64;
                 let bound = LazySpec::split_bound(spec.levels, spec.level0);
-                assert!(digits <= bound, "{prime} {mul:?}: store digits up to {digits:e}, split bound {bound:e}");
-                // the twiddle phase's second split: that d plus a first carry, the neighbour's quotient
-                // ⌊(c_i + r T_i) / r⌋ − T_i less its D, |.| ≤ k r + dq (0 ≤ c_i + r T_i ≤ k (r − 1) r)
-                let twiddle = (k as f64 + 1.0 + 2.0 * dq) * r;
-                assert!(twiddle <= bound, "{prime} {mul:?}: twiddle-phase digits up to {twiddle:e}, split bound {bound:e}");
+                assert!(digits <= bound, "{prime} {mul:?}: digits split up to {digits:e}, split bound {bound:e}");
             }
         }
     }

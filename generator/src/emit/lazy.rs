@@ -22,6 +22,28 @@ pub fn nearest_power(r: u64) -> (u32, i128) {
     (e, r as i128 - (1i128 << e))
 }
 
+/// Rounds of v ← (v mod 2^e) − ⌊v / 2^e⌋ δ that take every integer v with
+/// |v| ≤ `v_max` into [−r, 2r), where one correction ends the split, by
+/// exact interval arithmetic (`floor` and `mod` of the emitted rounds); None
+/// beyond `max_rounds` or where a round does not shrink the interval.
+pub fn exact_rounds(r: u64, v_max: i128, max_rounds: u32) -> Option<u32> {
+    let (e, delta) = nearest_power(r);
+    let (r, two_e) = (r as i128, 1i128 << e);
+    let (mut lo, mut hi) = (-v_max, v_max);
+    for rounds in 0..=max_rounds {
+        if lo >= -r && hi < 2 * r {
+            return Some(rounds);
+        }
+        let (qmin, qmax) = (lo.div_euclid(two_e), hi.div_euclid(two_e));
+        let (nlo, nhi) = if delta >= 0 { (-qmax * delta, two_e - 1 - qmin * delta) } else { (qmin * -delta, two_e - 1 + qmax * -delta) };
+        if nhi - nlo >= hi - lo {
+            return None;
+        }
+        (lo, hi) = (nlo, nhi);
+    }
+    None
+}
+
 /// Bits of a lazy digit that local memory keeps: the low word and one signed
 /// byte of the high part (`SL`, `SH`), so |d| < 2^71 wherever a pass stores one.
 pub const STORED_DIGIT_BITS: i32 = 71;
@@ -243,6 +265,21 @@ pub fn render_ops(a: &ArithSpec) -> String {
     out
 }
 
+/// The body of a split of v = vh 2^64 + vl: `rounds` rounds of
+/// v ← (v mod 2^e) − ⌊v / 2^e⌋ δ, their quotients summed, then the one
+/// correction (`srgfn_correct`); the caller's rounds take v into [−r, 2r).
+fn split_rounds_body(c: &mut C, l: &LazySpec, rounds: u32) {
+    c.line("long q = 0;");
+    for _ in 0..rounds {
+        c.line(round(l));
+    }
+    c.line("/* v in [-r, 2r): one correction */");
+    c.line("long c;");
+    c.line("vl = srgfn_correct(&c, vl, vh);");
+    c.line("*q_ = q + c;");
+    c.line("return vl;");
+}
+
 /// `srgfn_norm`, the normalisation of a lazy element, for the field header.
 pub fn render_norm(a: &ArithSpec) -> String {
     let l = LazySpec::of(a);
@@ -269,17 +306,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.line(" * *q = floor(v / r).  srgfn_norm's step, and the digits variant's carries. */");
     c.open("static inline ulong srgfn_split_lazy(long *q_, ulong vl, long vh) {");
     match l.rounds {
-        Some(rounds) => {
-            c.line("long q = 0;");
-            for _ in 0..rounds {
-                c.line(round(&l));
-            }
-            c.line("/* v in [-r, 2r): one correction */");
-            c.line("long c;");
-            c.line("vl = srgfn_correct(&c, vl, vh);");
-            c.line("*q_ = q + c;");
-            c.line("return vl;");
-        }
+        Some(rounds) => split_rounds_body(&mut c, &l, rounds),
         None => {
             c.line("ulong qh, ql;");
             c.line("const ulong d = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63));");
@@ -290,8 +317,8 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.close("}");
     c.line("");
     // the digits variant's store phase: its second split takes a digit in [0, r) plus a small carry
-    c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_lazy's, within its");
-    c.line(" * bound): v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
+    c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_digit's, within");
+    c.line(" * srgfn_split_lazy's bound): v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
     c.open("static inline ulong srgfn_split_carry(long *q_, ulong vl, long vh) {");
     if l.carry_split_is_one_correction() {
         c.line("/* that quotient is below r: v in [-r, 2r) */");
@@ -299,6 +326,18 @@ pub fn render_norm(a: &ArithSpec) -> String {
     } else {
         c.line("/* r is too small for one correction to take that quotient */");
         c.line("return srgfn_split_lazy(q_, vl, vh);");
+    }
+    c.close("}");
+    c.line("");
+    // the digits variant's splits of lazy digits (store phase) and of the twiddle phase's second round,
+    // with rounds for their own bound, tighter than srgfn_norm's
+    let v_max = super::digits::split_digit_bound(a.k, a.r);
+    c.line(format!("/* v = vh 2^64 + vl, |v| <= {v_max} (the digits variant's lazy digits and twiddle-phase carries,"));
+    c.line(" * emit/digits.rs split_digit_bound): v mod r and *q = floor(v / r), rounds set for that bound (lazy.rs exact_rounds) */");
+    c.open("static inline ulong srgfn_split_digit(long *q_, ulong vl, long vh) {");
+    match exact_rounds(a.r, v_max, 4) {
+        Some(rounds) => split_rounds_body(&mut c, &l, rounds),
+        None => c.line("return srgfn_split_lazy(q_, vl, vh);"),
     }
     c.close("}");
     c.line("");
@@ -540,5 +579,40 @@ mod carry_split_tests {
         let a = ArithSpec::new(&tiny, MulForm::Wide64, false);
         assert!(!LazySpec::of(&a).carry_split_is_one_correction());
         assert!(render_norm(&a).contains("return srgfn_split_lazy(q_, vl, vh);"));
+    }
+
+    /// `exact_rounds` against the rounds themselves, on every v of a sample
+    /// of [−v_max, v_max] with its ends and the multiples of 2^e around them:
+    /// after the rounds v lies in [−r, 2r), and the digits variant's bound
+    /// takes k = 32's radix (2^62 + 2^56, six bits a round) in one round where
+    /// srgfn_norm's looser one takes two.
+    #[test]
+    fn exact_rounds_leave_one_correction() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        use rand::{Rng, SeedableRng};
+        for prime in crate::prime::catalog() {
+            let (k, r) = (prime.k(), prime.r());
+            let v_max = super::super::digits::split_digit_bound(k, r);
+            let rounds = exact_rounds(r, v_max, 4).unwrap_or_else(|| panic!("{prime}"));
+            let (e, delta) = nearest_power(r);
+            let mut sample: Vec<i128> = vec![-v_max, v_max, 0, -1];
+            for j in -3..=3i128 {
+                let m = (v_max >> e) + j;
+                sample.extend([m << e, (m << e) - 1, -(m << e), -(m << e) - 1]);
+            }
+            sample.extend((0..2000).map(|_| rng.gen_range(-v_max..=v_max)));
+            for v0 in sample.into_iter().filter(|v| v.abs() <= v_max) {
+                let mut v = v0;
+                for _ in 0..rounds {
+                    v = v.rem_euclid(1 << e) - v.div_euclid(1 << e) * delta;
+                }
+                assert!((-(r as i128)..2 * r as i128).contains(&v), "{prime}: v = {v0} leaves {v} after {rounds} round(s)");
+            }
+            let l = LazySpec::of(&ArithSpec::new(prime, crate::emit::MulForm::Wide64, false));
+            assert!(Some(rounds) <= l.rounds, "{prime}: {rounds} against {:?}", l.rounds);
+            if k == 32 {
+                assert_eq!((rounds, l.rounds), (1, Some(2)), "{prime}");
+            }
+        }
     }
 }
