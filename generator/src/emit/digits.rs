@@ -35,7 +35,7 @@
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
 //!   [−1, r] (the second split, of a digit in [0, r) plus a small carry,
-//!   one correction: `srgfn_split_carry`), the two rounds' carries in separate arrays (two barriers per
+//!   one correction: `srgfn_split_carry`, [`carry_split_is_one_correction`]), the two rounds' carries in separate arrays (two barriers per
 //!   round of elements), or, for k = 32 and 64, an element per warp with
 //!   the carries by shuffles (`store_in_warp`); an
 //!   element with a digit outside [0, r) (carries through every digit, or
@@ -358,6 +358,14 @@ pub fn split_digit_bound(k: usize, r: u64) -> i128 {
     let store = (r + k + 2 + 2 * d) << levels;
     let twiddle = (k + 1 + 2 * d) * r;
     store.max(twiddle) + 1024
+}
+
+/// Whether a digit in [0, r) plus the quotient of the store phase's first
+/// split (|q| ≤ [`split_digit_bound`]/r + 1) lies in [−r, 2r), so that its
+/// second split is the one correction (`srgfn_split_carry`): true unless r
+/// is tiny.
+pub fn carry_split_is_one_correction(k: usize, r: u64) -> bool {
+    split_digit_bound(k, r) / r as i128 + 2 <= r as i128
 }
 
 /// The order in which the twiddle phase takes a block's inputs t < n: bit

@@ -227,15 +227,6 @@ impl LazySpec {
         (1u64 << levels) as f64 * level0 + 1024.0
     }
 
-    /// Whether a digit in [0, r) plus the quotient of a first split (|q| ≤
-    /// [`Self::split_bound`]/r + 1) lies in [−r, 2r), so that the second
-    /// split of the digits variant's store phase is the one correction
-    /// (`srgfn_split_carry`): true unless r is tiny.
-    pub fn carry_split_is_one_correction(&self) -> bool {
-        let rf = self.r as f64;
-        Self::split_bound(self.levels, self.level0) / rf + 2.0 <= rf
-    }
-
     /// The constants for the arithmetic `a` is emitted with: the levels a
     /// pass runs lazily, on inputs bounded as its f_mul leaves them.
     pub fn of(a: &ArithSpec) -> LazySpec {
@@ -317,10 +308,10 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.close("}");
     c.line("");
     // the digits variant's store phase: its second split takes a digit in [0, r) plus a small carry
-    c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_digit's, within");
-    c.line(" * srgfn_split_lazy's bound): v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
+    c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_digit's):");
+    c.line(" * v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
     c.open("static inline ulong srgfn_split_carry(long *q_, ulong vl, long vh) {");
-    if l.carry_split_is_one_correction() {
+    if super::digits::carry_split_is_one_correction(a.k, a.r) {
         c.line("/* that quotient is below r: v in [-r, 2r) */");
         c.line("return srgfn_correct(q_, vl, vh);");
     } else {
@@ -572,12 +563,12 @@ mod carry_split_tests {
         primes.extend(crate::search::search(&spec, &|| {}).unwrap().into_iter().take(1));
         for prime in &primes {
             let a = ArithSpec::new(prime, MulForm::Wide64, false);
-            assert!(LazySpec::of(&a).carry_split_is_one_correction(), "{prime}");
+            assert!(super::super::digits::carry_split_is_one_correction(prime.k(), prime.r()), "{prime}");
             assert!(render_norm(&a).contains("return srgfn_correct(q_, vl, vh);"), "{prime}");
         }
         let tiny = crate::prime::Prime::parse("(2^2+2^1)^2+1").unwrap();
         let a = ArithSpec::new(&tiny, MulForm::Wide64, false);
-        assert!(!LazySpec::of(&a).carry_split_is_one_correction());
+        assert!(!super::super::digits::carry_split_is_one_correction(2, 6));
         assert!(render_norm(&a).contains("return srgfn_split_lazy(q_, vl, vh);"));
     }
 
