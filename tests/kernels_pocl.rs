@@ -380,6 +380,32 @@ fn a_searched_prime_with_three_terms_works_too() {
     }
 }
 
+/// The digits variant's twiddle phase divides by shifts and adds in rounds
+/// whose number and remainder bound depend on r (`emit/quotient.rs`): the
+/// searched two-term radices of k = 4 that take the most rounds (five and
+/// six, one of them with s = 1), first and twiddled passes against the host.
+#[test]
+fn searched_radices_with_many_quotient_rounds_work_in_the_digits_variant() {
+    use srgfn_gen::emit::quotient::SparseQuotient;
+    let spec = srgfn_gen::search::SearchSpec { k: 4, terms: 2, w_min: 40, w_max: 63 };
+    let mut found: Vec<(usize, Prime)> = srgfn_gen::search::search(&spec, &|| {})
+        .unwrap()
+        .into_iter()
+        .filter_map(|p| SparseQuotient::for_twiddles(p.k(), p.r()).map(|sq| (sq.shifts.len(), p)))
+        .collect();
+    found.sort_by_key(|(rounds, _)| *rounds);
+    let s = session();
+    let only = [Variant::Digits];
+    for (rounds, prime) in found.iter().rev().take(2) {
+        assert!(*rounds >= 5, "{prime}: {rounds} rounds");
+        let fk = build(&s, prime, Radix::R4, MulForm::Wide64);
+        let m = digits::max_radix(prime.k());
+        check_pass_of(&fk, prime, &only, m, m * m, 1, 1);
+        check_pass_of(&fk, prime, &only, m, 2 * m * m, 2 * m, 1);
+        check_pass_of(&fk, prime, &only, m, m * m, m, 2);
+    }
+}
+
 #[test]
 fn a_build_failure_reports_the_log_and_the_source_path() {
     let s = session();
