@@ -97,6 +97,12 @@ impl SparseQuotient {
         SparseQuotient::of(r, (k as f64) * (r as f64) * (r as f64) * (1.0 + 1e-12)).filter(|sq| sq.remainder_bound() <= Self::TWIDDLE_MAX_D)
     }
 
+    /// Whether round `j` subtracts its shifted Q (the first, where σ = +1:
+    /// the factor 1 − x); every other round adds.
+    pub fn round_subtracts(&self, j: usize) -> bool {
+        j == 0 && self.delta.is_some_and(|(neg, _)| !neg)
+    }
+
     /// |d| < `remainder_bound`·r for d = a − Q r: d ∈ [d_min r, (d_max + 1) r).
     pub fn remainder_bound(&self) -> u64 {
         (self.d_max + 1).max(-self.d_min) as u64
@@ -113,8 +119,7 @@ impl SparseQuotient {
         let mut q = if e == 64 { lo >> 64 | (a[2] as u128) << 64 } else { lo >> e | (a[2] as u128) << (128 - e) } & mask96;
         for (j, &sh) in self.shifts.iter().enumerate() {
             let t = if sh >= 96 { 0 } else { q >> sh };
-            let sub = j == 0 && self.delta.is_some_and(|(neg, _)| !neg);
-            q = if sub { q.wrapping_sub(t) } else { q.wrapping_add(t) } & mask96;
+            q = if self.round_subtracts(j) { q.wrapping_sub(t) } else { q.wrapping_add(t) } & mask96;
         }
         let shl = |n: u32| if n >= 128 { 0 } else { q << n };
         let mut d = lo.wrapping_sub(shl(e));
@@ -146,7 +151,7 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
         .iter()
         .enumerate()
         .map(|(j, sh)| {
-            let sign = if j == 0 && sq.delta.is_some_and(|(neg, _)| !neg) { '-' } else { '+' };
+            let sign = if sq.round_subtracts(j) { '-' } else { '+' };
             format!("(1 {sign} 2^-{sh})")
         })
         .collect();
@@ -189,8 +194,7 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
             64..=95 => format!("const ulong tl = (ulong)(h >> {}); const uint th = 0;", sh - 64),
             _ => continue,
         };
-        let sub = j == 0 && sq.delta.is_some_and(|(neg, _)| !neg);
-        let op = if sub { "const uint b = l < tl; l -= tl; h -= th + b;" } else { "l += tl; h += th + (uint)(l < tl);" };
+        let op = if sq.round_subtracts(j) { "const uint b = l < tl; l -= tl; h -= th + b;" } else { "l += tl; h += th + (uint)(l < tl);" };
         c.line(format!("{{ {t} {op} }}"));
     }
     // d = a - (Q << e) - sigma (Q << u), modulo 2^128
@@ -255,7 +259,7 @@ pub(super) fn ptx_macro(sq: &SparseQuotient) -> Option<String> {
                 format!("shr.u32 T{i}, {}, {b}", q(lo))
             });
         }
-        let op = if j == 0 && sq.delta.is_some_and(|(neg, _)| !neg) { "sub" } else { "add" };
+        let op = if sq.round_subtracts(j) { "sub" } else { "add" };
         let tw = |i: u32| if live(i) { format!("T{i}") } else { "0".to_string() };
         p.extend([
             format!("{op}.cc.u32 Q0, Q0, {}", tw(0)),
