@@ -90,6 +90,38 @@ pub fn twiddle_unrolled(k: usize) -> bool {
     k <= TWIDDLE_UNROLL_MAX_K
 }
 
+/// Loads a work-item issues before it stores them to local memory.
+const LOAD_BATCH_MAX: usize = 8;
+
+/// How a work-group's `digits` loads spread over its `threads` work-items:
+/// digit e = lid + j·threads in round j, `batch` rounds' loads issued before
+/// their stores to SL, so that a work-item has that many loads in flight
+/// (the loop stored each digit before it loaded the next: where the compiler
+/// left it rolled, as for the 16 blocks a work-group of k = 32's radix-4
+/// first pass, one load was in flight).  `batch` divides `rounds` and is at
+/// most `LOAD_BATCH_MAX` = 8 (registers); `partial` where the last round has
+/// fewer digits than work-items.  H100, v29 (`perf/h100-v29/loads`), in one
+/// call: k = 32 2^20 3.268 → 3.182 ms (its first pass 0.324 → 0.286), 2^18
+/// 0.662 → 0.655; k = 64 2^18 level (1.781, 1.782).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LoadRounds {
+    /// Rounds of loads: ⌈digits / threads⌉.
+    pub rounds: usize,
+    /// Rounds whose loads are issued together.
+    pub batch: usize,
+    /// Whether the last round leaves work-items without a digit.
+    pub partial: bool,
+}
+
+impl LoadRounds {
+    /// The rounds of `digits` loads over `threads` work-items.
+    pub fn of(digits: usize, threads: usize) -> Self {
+        let rounds = digits.div_ceil(threads);
+        let batch = (1..=LOAD_BATCH_MAX.min(rounds)).rev().find(|b| rounds.is_multiple_of(*b)).unwrap_or(1);
+        LoadRounds { rounds, batch, partial: !digits.is_multiple_of(threads) }
+    }
+}
+
 /// Work-items of an NVIDIA warp: the twiddle phase's carries go through the
 /// warp (PTX shuffles) when an element's work-items fit one (k ≤ 64).
 const WARP: usize = 32;
@@ -481,6 +513,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("tw_unroll", &twiddle_unrolled(k));
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
+    ctx.insert("loads", &LoadRounds::of(n * g * k, shape.threads));
     // elements in rows (SLOT of lazy_block.cl.tera)
     ctx.insert("element_stride", &element_stride(k, g));
     ctx.insert("lmem_words", &blocks_words(k, n, g));
@@ -699,5 +732,33 @@ mod tests {
             assert!(DigitsShape::of(k, 2 * want).is_none() || 2 * want > 2 * k, "k = {k}");
         }
         assert!(DigitsShape::of(64, 128).is_none(), "7 butterfly levels overflow the lazy digits' 8 high bits");
+    }
+
+    /// Every digit of a work-group is loaded once, in batches that divide the
+    /// rounds, at most LOAD_BATCH_MAX loads in flight a work-item.
+    #[test]
+    fn load_rounds_cover_every_digit_once() {
+        for threads in [32usize, 64, 256] {
+            for digits in [1usize, 8, 24, 600, 768, 2048, 4096, 8192, 2 * 256 + 5] {
+                let l = LoadRounds::of(digits, threads);
+                assert!(l.batch >= 1 && l.batch <= LOAD_BATCH_MAX && l.rounds.is_multiple_of(l.batch), "{digits}/{threads}: {l:?}");
+                assert_eq!(l.partial, !digits.is_multiple_of(threads), "{digits}/{threads}");
+                let mut seen = vec![0u8; digits];
+                for lid in 0..threads {
+                    for j in 0..l.rounds {
+                        let e = lid + j * threads;
+                        if e < digits {
+                            seen[e] += 1;
+                        } else {
+                            assert!(l.partial, "{digits}/{threads}: e = {e} out of range without a guard");
+                        }
+                    }
+                }
+                assert!(seen.iter().all(|&c| c == 1), "{digits}/{threads}");
+            }
+        }
+        assert_eq!(LoadRounds::of(2048, 256), LoadRounds { rounds: 8, batch: 8, partial: false });
+        assert_eq!(LoadRounds::of(8192, 256), LoadRounds { rounds: 32, batch: 8, partial: false });
+        assert_eq!(LoadRounds::of(768, 256), LoadRounds { rounds: 3, batch: 3, partial: false });
     }
 }
