@@ -158,3 +158,25 @@ fn general_twiddle_products_count_the_twiddles_that_are_not_powers_of_r() {
         }
     }
 }
+
+/// The inputs that kernels read without a rotation (`Stage::input_unshifted`):
+/// every input of the first stage, input 0 of the later ones, and in each later
+/// stage some input that is shifted, for every k and both radices.
+#[test]
+fn unshifted_inputs_are_the_first_stage_and_input_0() {
+    for k in [2usize, 4, 8, 16, 32, 64, 128] {
+        for radix in [Radix::R2, Radix::R4] {
+            let prog = Program::unroll(k, radix).unwrap();
+            for (si, stage) in prog.stages.iter().enumerate() {
+                let un: Vec<bool> = (0..stage.radix()).map(|q| stage.input_unshifted(q, k)).collect();
+                let direct: Vec<bool> = (0..stage.radix()).map(|q| stage.butterflies.iter().all(|bf| bf.shifts[q] == 0)).collect();
+                assert_eq!(un, direct, "k = {k} {radix:?} stage {si}: shifts are below 2k");
+                if si == 0 {
+                    assert!(un.iter().all(|&u| u), "k = {k} {radix:?}: the first stage shifts no input");
+                } else {
+                    assert!(un[0] && !un.iter().all(|&u| u), "k = {k} {radix:?} stage {si}: {un:?}");
+                }
+            }
+        }
+    }
+}

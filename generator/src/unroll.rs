@@ -45,6 +45,14 @@ impl Stage {
     pub fn radix(&self) -> usize {
         self.butterflies.iter().map(Butterfly::radix).max().unwrap_or(0)
     }
+
+    /// Whether no butterfly of the stage shifts its input `q` (s ≡ 0 mod 2k,
+    /// r^(2k) = 1): a kernel reads that input's digits as they are, without a
+    /// run-time rotation and sign.  True for every input of the first stage
+    /// and for input 0 of the later ones (Cooley–Tukey twiddles r^(0·j)).
+    pub fn input_unshifted(&self, q: usize, k: usize) -> bool {
+        self.butterflies.iter().all(|bf| bf.shifts.get(q).is_none_or(|&s| (s as usize).is_multiple_of(2 * k)))
+    }
 }
 
 /// The straight-line program of DFT_K.

@@ -51,7 +51,7 @@ use serde::Serialize;
 
 use super::table::{require_no_output_shifts, StageCtx};
 use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES};
-use crate::unroll::Program;
+use crate::unroll::{Program, Stage};
 
 /// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
 /// level from |d| ≤ r + k + 2 + 2D < 2^64 + 2^8 (D ≤ 16, `quotient.rs`), and `SH` holds 8 bits above the
@@ -82,8 +82,12 @@ fn twiddle_cols(k: usize) -> usize {
 /// multiply-adds, their carries and 16-byte loads.  H100, v27
 /// (`perf/h100-v27/unroll`), in one call: k = 32 2^20 3.888 → 3.747 ms,
 /// 2^18 0.785 → 0.752; k = 64 2^18 1.955 → 1.868; k = 128 (256 steps of
-/// code) 1.522 → 1.521, unrolled by 16 1.515: left to the compiler.
-const TWIDDLE_UNROLL_MAX_K: usize = 64;
+/// code) 1.522 → 1.521.  v29 (`perf/h100-v29/unroll`): with the stages'
+/// unshifted inputs read as they are, the compiler's loop at k = 128 took
+/// 24 moves per 8 digit products (80 instructions a step of 4, 56 before;
+/// 2^16 1.481 → 1.650 ms) and unrolled by 16 it was level (1.479); unrolled
+/// whole 1.421–1.428, so every k of the variant is unrolled.
+const TWIDDLE_UNROLL_MAX_K: usize = 128;
 
 /// Whether the twiddle phase's product loop is unrolled whole for k digits.
 pub fn twiddle_unrolled(k: usize) -> bool {
@@ -414,7 +418,8 @@ pub fn twiddle_order(n: usize) -> Vec<usize> {
 
 /// One stage: `tasks` (butterfly, digit pair, block) tasks, `per_thread` of
 /// them per work-item, results held in registers across the barrier.
-fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize, groups: usize) -> (usize, String) {
+fn stage_code(name: &str, si: usize, stage: &Stage, k: usize, groups: usize) -> (usize, String) {
+    let (radix, butterflies) = (stage.radix(), stage.butterflies.len());
     let half = (k / 2).max(1);
     let tasks = butterflies * half * groups;
     let per_thread = tasks.div_ceil(DIGITS_THREADS);
@@ -429,11 +434,18 @@ fn stage_code(name: &str, si: usize, radix: usize, butterflies: usize, k: usize,
     let slot = |q: usize| format!("{name}_slots[{si}][bi][{q}]");
     let shift = |q: usize| format!("{name}_shifts[{si}][bi][{q}]");
     let vars = ["a", "b", "c", "e"];
-    // digit dd of r^s·(slot q) is ±x_((dd − s) mod k): ROT_GET of lazy_block.cl.tera
+    // digit dd of r^s·(slot q) is ±x_((dd − s) mod k): ROT_GET of lazy_block.cl.tera, or the digit
+    // itself where no butterfly of the stage shifts input q
     for (q, x) in vars[..radix].iter().enumerate() {
         v.push(format!("        ulong {x}l0, {x}l1; int {x}h0, {x}h1;"));
-        v.push(format!("        ROT_GET({x}l0, {x}h0, {}, d, {});", slot(q), shift(q)));
-        v.push(format!("        ROT_GET({x}l1, {x}h1, {}, d + {half}, {});", slot(q), shift(q)));
+        for (hf, dd) in [(0, "d".to_string()), (1, format!("d + {half}"))] {
+            if stage.input_unshifted(q, k) {
+                let at = format!("SLOT({}, {dd}, gi)", slot(q));
+                v.push(format!("        {x}l{hf} = SL[{at}]; {x}h{hf} = SH[{at}];"));
+            } else {
+                v.push(format!("        ROT_GET({x}l{hf}, {x}h{hf}, {}, {dd}, {});", slot(q), shift(q)));
+            }
+        }
     }
     // outputs: ol/oh[m][2 q + half] for slot q, half 0 (digit d) and 1 (digit d + k/2)
     let out = |q: usize, hf: usize| format!("ol[m][{i}], oh[m][{i}]", i = 2 * q + hf);
@@ -497,7 +509,7 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
         .iter()
         .enumerate()
         .map(|(si, st)| {
-            let (tasks, code) = stage_code(name, si, st.radix(), st.butterflies.len(), k, g);
+            let (tasks, code) = stage_code(name, si, st, k, g);
             StageCtx { radix: st.radix(), tasks, code }
         })
         .collect();
@@ -597,8 +609,8 @@ mod tests {
                 assert_eq!(sync == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
                 assert_eq!(sync == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_WARP_SYNC()"), warp, "k = {k}, ptx {ptx}");
-                // the product loop unrolled whole up to k = 64
-                assert_eq!(src.contains("#pragma unroll\n                for (uint m = 0; m < SRGFN_TW_STEPS"), k <= 64, "k = {k}");
+                // the product loop unrolled whole (every k of the variant)
+                assert!(src.contains("#pragma unroll\n                for (uint m = 0; m < SRGFN_TW_STEPS"), "k = {k}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_BAR_SYNC(1 + u, 64)"), ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
                 // without PTX the warp paths can be emitted with their shuffles emulated (tests on PoCL)

@@ -16,7 +16,7 @@ use super::butterfly::lazy_bf;
 use super::table_layout::TableLayout;
 use super::twiddle_put::TwiddlePut;
 use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
-use crate::unroll::Program;
+use crate::unroll::{Program, Stage};
 
 /// Blocks per work-group and work-items per block of the table variant of DFT_n.
 pub fn shape(k: usize, n: usize) -> (usize, usize) {
@@ -55,17 +55,29 @@ fn rotated_get(k: usize, x: &str, q: &str, s: &str) -> Vec<String> {
     (0..k).map(|i| format!("ROT_GET({x}l[{i}], {x}h[{i}], {q}, {i}, {s});")).collect()
 }
 
+/// Statements reading input `q` of a task of stage `si` into arrays
+/// `x`l/`x`h: as it is where the stage shifts no input q
+/// (`Stage::input_unshifted`), else rotated by the task's shift.
+fn input_get(k: usize, name: &str, si: usize, stage: &Stage, q: usize, x: &str) -> Vec<String> {
+    let slot = format!("{name}_slots[{si}][bi][{q}]");
+    if stage.input_unshifted(q, k) {
+        vec![format!("GET({x}l, {x}h, {slot});")]
+    } else {
+        rotated_get(k, x, &slot, &format!("{name}_shifts[{si}][bi][{q}]"))
+    }
+}
+
 /// The code of one task of a stage of radix 2 or 4 (slots `bi` of table row `si`).
-fn task_code(k: usize, name: &str, si: usize, radix: usize) -> String {
+fn task_code(k: usize, name: &str, si: usize, stage: &Stage) -> String {
+    let radix = stage.radix();
     let mut v = Vec::new();
     let slot = |t: usize| format!("{name}_slots[{si}][bi][{t}]");
-    let shift = |t: usize| format!("{name}_shifts[{si}][bi][{t}]");
     if radix == 2 {
         v.push(
             "ulong al[SRGFN_K], bl[SRGFN_K], xl[SRGFN_K], yl[SRGFN_K]; int ah[SRGFN_K], bh[SRGFN_K], xh[SRGFN_K], yh[SRGFN_K];".to_string(),
         );
-        v.push(format!("GET(al, ah, {});", slot(0)));
-        v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
+        v.extend(input_get(k, name, si, stage, 0, "a"));
+        v.extend(input_get(k, name, si, stage, 1, "b"));
         v.extend(lazy_bf(k, 0, "a", "b", "x", "y"));
         v.push(format!("PUT({}, xl, xh); PUT({}, yl, yh);", slot(0), slot(1)));
     } else {
@@ -75,10 +87,9 @@ fn task_code(k: usize, name: &str, si: usize, radix: usize) -> String {
         v.push(
             "int ah[SRGFN_K], bh[SRGFN_K], ch[SRGFN_K], eh[SRGFN_K], t0h[SRGFN_K], t1h[SRGFN_K], u0h[SRGFN_K], u1h[SRGFN_K];".to_string(),
         );
-        v.push(format!("GET(al, ah, {});", slot(0)));
-        v.extend(rotated_get(k, "b", &slot(1), &shift(1)));
-        v.extend(rotated_get(k, "c", &slot(2), &shift(2)));
-        v.extend(rotated_get(k, "e", &slot(3), &shift(3)));
+        for (q, x) in ["a", "b", "c", "e"].iter().enumerate() {
+            v.extend(input_get(k, name, si, stage, q, x));
+        }
         // DFT_4 on (a, r^s1 b, r^s2 c, r^s3 e) with ω_4 = r^(k/2); outputs into a, b, c, e
         v.extend(lazy_bf(k, 0, "a", "c", "t0", "t1"));
         v.extend(lazy_bf(k, 0, "b", "e", "u0", "u1"));
@@ -125,7 +136,7 @@ pub(super) fn context(
         .stages
         .iter()
         .enumerate()
-        .map(|(si, st)| StageCtx { radix: st.radix(), tasks: st.butterflies.len(), code: task_code(k, name, si, st.radix()) })
+        .map(|(si, st)| StageCtx { radix: st.radix(), tasks: st.butterflies.len(), code: task_code(k, name, si, st) })
         .collect();
     ctx.insert("groups", &groups);
     ctx.insert("tpd", &tpd);
