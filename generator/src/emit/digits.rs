@@ -7,7 +7,8 @@
 //! digits, so that no work-item holds a whole element of k digits (which at
 //! k ≥ 32 lives in slow private memory):
 //!
-//! * **load**: one digit per task;
+//! * **load**: one digit per task, a batch of loads in flight per work-item
+//!   ([`LoadRounds`]);
 //! * **twiddles**: one coefficient (two from k = 32) of one product per
 //!   work-item, E = cols·threads/k elements at a time.  The (canonical) input
 //!   x is staged as `X2[q]` = x_(q−k) for q ≥ k and r − x_q for q < k, and
@@ -29,7 +30,15 @@
 //!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
 //!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).  A round waits only for
 //!   its elements' own work-items ([`TwiddleSync`]: the warp, or with PTX a
-//!   named barrier per element of several warps);
+//!   named barrier per element of several warps).  The product loop (k steps
+//!   of `cols` digit products) is unrolled whole for every k: NVIDIA's own
+//!   unrolling (by 4) left the window of X2 words and the accumulators in
+//!   other registers at the back edge, about two register moves on the
+//!   multiplier's pipe per digit product (H100, v27, `perf/h100-v27/unroll`:
+//!   k = 32 2^20 3.888 → 3.747 ms, k = 64 2^18 1.955 → 1.868; k = 128 level,
+//!   so left to the compiler until v29, when a change in the stages gave
+//!   its loop 24 moves per 8 digit products: 2^16 1.481 → 1.650 ms, unrolled
+//!   by 16 1.479, unrolled whole 1.421–1.428, `perf/h100-v29/unroll`);
 //! * **butterflies**: one task per butterfly and digit pair (d, d + k/2),
 //!   the pair DFT_4's ω_4 = r^(k/2) exchanges; inputs read rotated by their
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
@@ -74,26 +83,6 @@ fn twiddle_cols(k: usize) -> usize {
         1
     }
 }
-/// Largest k whose twiddle product loop (k steps of `cols` digit products)
-/// is unrolled whole.  The compiler's own unrolling (by 4) left the window
-/// of X2 words and the accumulators in other registers at the loop's back
-/// edge, about two register moves on the multiplier's pipe per digit product
-/// beside its four wide multiply-adds; unrolled whole, the loop is those
-/// multiply-adds, their carries and 16-byte loads.  H100, v27
-/// (`perf/h100-v27/unroll`), in one call: k = 32 2^20 3.888 → 3.747 ms,
-/// 2^18 0.785 → 0.752; k = 64 2^18 1.955 → 1.868; k = 128 (256 steps of
-/// code) 1.522 → 1.521.  v29 (`perf/h100-v29/unroll`): with the stages'
-/// unshifted inputs read as they are, the compiler's loop at k = 128 took
-/// 24 moves per 8 digit products (80 instructions a step of 4, 56 before;
-/// 2^16 1.481 → 1.650 ms) and unrolled by 16 it was level (1.479); unrolled
-/// whole 1.421–1.428, so every k of the variant is unrolled.
-const TWIDDLE_UNROLL_MAX_K: usize = 128;
-
-/// Whether the twiddle phase's product loop is unrolled whole for k digits.
-pub fn twiddle_unrolled(k: usize) -> bool {
-    k <= TWIDDLE_UNROLL_MAX_K
-}
-
 /// Loads a work-item issues before it stores them to local memory.
 const LOAD_BATCH_MAX: usize = 8;
 
@@ -438,8 +427,9 @@ fn stage_code(name: &str, si: usize, stage: &Stage, k: usize, groups: usize) -> 
     // itself where no butterfly of the stage shifts input q
     for (q, x) in vars[..radix].iter().enumerate() {
         v.push(format!("        ulong {x}l0, {x}l1; int {x}h0, {x}h1;"));
+        let unshifted = stage.input_unshifted(q, k);
         for (hf, dd) in [(0, "d".to_string()), (1, format!("d + {half}"))] {
-            if stage.input_unshifted(q, k) {
+            if unshifted {
                 let at = format!("SLOT({}, {dd}, gi)", slot(q));
                 v.push(format!("        {x}l{hf} = SL[{at}]; {x}h{hf} = SH[{at}];"));
             } else {
@@ -522,7 +512,6 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("tw_lanes", &(k / cols));
     ctx.insert("cols", &cols);
     ctx.insert("tw_chunk", &tw_chunk);
-    ctx.insert("tw_unroll", &twiddle_unrolled(k));
     ctx.insert("elements", &(n * g));
     ctx.insert("digits", &(n * g * k));
     ctx.insert("loads", &LoadRounds::of(n * g * k, shape.threads));
@@ -609,7 +598,7 @@ mod tests {
                 assert_eq!(sync == TwiddleSync::Warp, warp, "k = {k}, ptx {ptx}");
                 assert_eq!(sync == TwiddleSync::Element, ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_WARP_SYNC()"), warp, "k = {k}, ptx {ptx}");
-                // the product loop unrolled whole (every k of the variant)
+                // the product loop unrolled whole
                 assert!(src.contains("#pragma unroll\n                for (uint m = 0; m < SRGFN_TW_STEPS"), "k = {k}");
                 assert_eq!(src.contains("#define TW_SYNC() SRGFN_BAR_SYNC(1 + u, 64)"), ptx && k == 128, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("#define SRGFN_SHFL_U64"), ptx, "k = {k}");
