@@ -159,8 +159,10 @@ pub fn render(a: &ArithSpec) -> String {
 /// shared-memory accesses before it are done before those after it), and
 /// `SRGFN_BAR_SYNC(id, threads)` (`bar.sync`: a named barrier of `threads`
 /// work-items, whole warps, with the same ordering among them; id 0 is
-/// `barrier()`'s).  Without PTX the generator emits the local-memory path
-/// and work-group barriers instead.
+/// `barrier()`'s), and `SRGFN_WARP_ANY(out, p)` (`vote.sync.any`: out = 1
+/// where p is nonzero on some lane of the warp, the same on every lane).
+/// Without PTX the generator emits the local-memory path and work-group
+/// barriers instead.
 fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     if !a.ptx {
         return;
@@ -169,6 +171,7 @@ fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     c.line("#define SRGFN_SHFL_U64(out, v, src) asm volatile(\"{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; shfl.sync.idx.b32 lo, lo, %2, 0x1f, 0xffffffff; shfl.sync.idx.b32 hi, hi, %2, 0x1f, 0xffffffff; mov.b64 %0, {lo, hi}; }\" : \"=l\"(out) : \"l\"(v), \"r\"(src))");
     c.line("#define SRGFN_WARP_SYNC() asm volatile(\"bar.warp.sync 0xffffffff;\" ::: \"memory\")");
     c.line("#define SRGFN_BAR_SYNC(id, threads) asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(threads) : \"memory\")");
+    c.line("#define SRGFN_WARP_ANY(out, p) asm volatile(\"{ .reg .pred a; setp.ne.s32 a, %1, 0; vote.sync.any.pred a, a, 0xffffffff; selp.s32 %0, 1, 0, a; }\" : \"=r\"(out) : \"r\"(p))");
 }
 
 /// `srgfn_fold0`/`srgfn_fold1`, and `srgfn_fold0_rolled` for
