@@ -19,13 +19,16 @@
 //!   alone, so the table holds it (`Variant::table_words`); v16 staged r − w
 //!   and summed S_i = Σ_(j>i) x_j in the product loop instead, about a third
 //!   of its instructions (H200, v17: k = 32 2^20 4.94 → 4.82 ms, k = 64 2^18
-//!   2.54 → 2.33, k = 128 2^16 2.05 → 1.87).  Two rounds of carries between
-//!   neighbouring coefficients (the top one wraps negated, r^k = −1) leave
-//!   lazy digits |d| ≤ r + k + 2 + 2D, stored rotated by the twiddle's r^s.
-//!   The first round's division by r is shifts and adds where r = 2^e ± 2^u
+//!   2.54 → 2.33, k = 128 2^16 2.05 → 1.87).  A carry between neighbouring
+//!   coefficients (the top one wraps negated, r^k = −1) leaves lazy digits
+//!   |v| ≤ (k + 1 + 2D) r, stored rotated by the twiddle's r^s as they are
+//!   where the high parts have two bytes (k ≤ 32, [`lazy_twiddle_outputs`]),
+//!   else split and carried a second time into |d| ≤ r + k + 2 + 2D.  The
+//!   first division by r is shifts and adds where r = 2^e ± 2^u
 //!   (`quotient.rs`, its remainder within D·r of c_i mod r, D ≤ 16), else
-//!   Möller–Granlund's; the second round's split and the store phase's
-//!   first (`srgfn_split_digit`) take the rounds of [`split_digit_bound`].
+//!   Möller–Granlund's; the second split and the store phase's first
+//!   (`srgfn_split_digit`, `srgfn_split_first` in a kernel without twiddles)
+//!   take the rounds of `digit_bounds.rs`.
 //!   The carries go through local memory, or through the warp (PTX shuffles)
 //!   where an element's work-items share one (k ≤ 64; v17b: k = 32 2^20
 //!   4.82 → 4.62 ms, k = 64 2^18 2.33 → 2.26).  A round waits only for
@@ -44,9 +47,10 @@
 //!   shifts, outputs written after a barrier (the rotations cross tasks);
 //! * **store**: by digit as well: two rounds of carries leave digits in
 //!   [−1, r] (the second split, of a digit in [0, r) plus a small carry,
-//!   one correction: `srgfn_split_carry`, [`carry_split_is_one_correction`]), the two rounds' carries in separate arrays (two barriers per
+//!   one correction: `srgfn_split_carry`, `digit_bounds::carry_split_is_one_correction`), the two rounds' carries in separate arrays (two barriers per
 //!   round of elements), or, for k = 32 and 64, an element per warp with
-//!   the carries by shuffles (`store_in_warp`); an
+//!   the carries by shuffles and the second round only where a digit needs
+//!   it ([`store_in_warp`]); an
 //!   element with a digit outside [0, r) (carries through every digit, or
 //!   p − 1) is normalised exactly by one work-item after the loop, from its
 //!   lazy digits in SL (`srgfn_norm`), over the digits already stored.  The
@@ -58,6 +62,7 @@
 
 use serde::Serialize;
 
+use super::digit_bounds::{high_part_bytes, high_part_type, lazy_twiddle_outputs};
 use super::table::{require_no_output_shifts, StageCtx};
 use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES};
 use crate::unroll::{Program, Stage};
@@ -131,7 +136,7 @@ fn chunk(k: usize) -> usize {
 /// Words the shapes reserve for a kernel's staging area: the most any
 /// kernel declares ([`staging_words`]; 6·threads, the twiddle phase's at
 /// k ≥ 32).
-const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
+pub(super) const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
 
 /// Words of the store phase's two carry arrays (a word per work-item each),
 /// where its carries go through local memory; none where it runs an element
@@ -240,9 +245,9 @@ fn blocks_words(k: usize, n: usize, groups: usize) -> usize {
 }
 
 /// Bytes of `groups` blocks in local memory: a low word in `SL` and a high
-/// byte in `SH` per digit.
+/// part of [`high_part_bytes`] in `SH` per digit.
 fn blocks_bytes(k: usize, n: usize, groups: usize) -> usize {
-    blocks_words(k, n, groups) * 9
+    blocks_words(k, n, groups) * (8 + high_part_bytes(k))
 }
 
 /// The work-group shape of the digits variant of DFT_n for k digits.
@@ -376,29 +381,6 @@ pub fn max_radix(k: usize) -> usize {
     r
 }
 
-/// The largest |v| the variant splits by `srgfn_split_digit`: a lazy digit
-/// of the store phase, at most 2^L (r + k + 2 + 2D) for the L butterfly
-/// levels of the largest block (the twiddle phase leaves |d| ≤ r + k + 2 + 2D,
-/// D the bound of its first division, `quotient.rs`), and the twiddle phase's
-/// second split, a digit of its first plus the neighbour's quotient,
-/// |v| ≤ (k + 1 + 2D) r; each plus a carry below 2^10.
-pub fn split_digit_bound(k: usize, r: u64) -> i128 {
-    let d = super::quotient::SparseQuotient::for_twiddles(k, r).map_or(0, |sq| sq.remainder_bound()) as i128;
-    let (k, r) = (k as i128, r as i128);
-    let levels = max_radix(k as usize).trailing_zeros();
-    let store = (r + k + 2 + 2 * d) << levels;
-    let twiddle = (k + 1 + 2 * d) * r;
-    store.max(twiddle) + 1024
-}
-
-/// Whether a digit in [0, r) plus the quotient of the store phase's first
-/// split (|q| ≤ [`split_digit_bound`]/r + 1) lies in [−r, 2r), so that its
-/// second split is the one correction (`srgfn_split_carry`): true unless r
-/// is tiny.
-pub fn carry_split_is_one_correction(k: usize, r: u64) -> bool {
-    split_digit_bound(k, r) / r as i128 + 2 <= r as i128
-}
-
 /// The order in which the twiddle phase takes a block's inputs t < n: bit
 /// reversal, so that for every a the multiples of 2^a come first.  Input t of
 /// a block with κ has a twiddle that is a power of r (no product) exactly
@@ -483,7 +465,8 @@ fn stage_code(name: &str, si: usize, stage: &Stage, k: usize, groups: usize) -> 
         for hf in 0..2 {
             let dd = if hf == 0 { "d".to_string() } else { format!("d + {half}") };
             let i = 2 * q + hf;
-            v.push(format!("        SL[SLOT({s}, {dd}, gi)] = ol[m][{i}]; SH[SLOT({s}, {dd}, gi)] = (char)oh[m][{i}];", s = slot(q)));
+            let (s, t) = (slot(q), high_part_type(k));
+            v.push(format!("        SL[SLOT({s}, {dd}, gi)] = ol[m][{i}]; SH[SLOT({s}, {dd}, gi)] = ({t})oh[m][{i}];"));
         }
     }
     v.push("    }".into());
@@ -528,6 +511,8 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     ctx.insert("store_cq1", &(chunk(k) * k));
     ctx.insert("digit_stages", &stages);
     ctx.insert("tw_order", &twiddle_order(n));
+    ctx.insert("sh_type", high_part_type(k));
+    ctx.insert("lazy_twiddle", &lazy_twiddle_outputs(k));
     Ok(())
 }
 
@@ -554,6 +539,8 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, 
     ctx.insert("warp_carries", &warp);
     ctx.insert("tw_sync", &twiddle_sync(k, path, opts.ptx));
     ctx.insert("store_in_warp", &store_warp);
+    // the store phase's first split, for the kernel's own bound (split_digit_bound, split_first_bound)
+    ctx.insert("store_split", if twiddled { "srgfn_split_digit" } else { "srgfn_split_first" });
     // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
     ctx.insert("store_elements", &(DIGITS_THREADS / WARP));
     ctx.insert("store_cols", &(k / WARP).max(1));
@@ -564,8 +551,6 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emit::arith::ArithSpec;
-    use crate::emit::lazy::LazySpec;
     use crate::emit::{MulForm, Variant};
 
     /// The twiddle phase's carries go through the warp (PTX shuffles) exactly
@@ -594,6 +579,13 @@ mod tests {
                 assert_eq!(src.contains(store), ptx && store_warp, "k = {k}, ptx {ptx}");
                 // that store phase runs its second round of carries only where the warp's vote asks for it
                 assert_eq!(src.contains("SRGFN_WARP_ANY(again, out);"), ptx && store_warp, "k = {k}, ptx {ptx}");
+                // each of the file's two kernels splits for its own bound: without twiddles, and with them
+                for split in ["srgfn_split_first(&q1", "srgfn_split_digit(&q1"] {
+                    assert_eq!(src.matches(split).count(), 1, "k = {k}, ptx {ptx}: {split}");
+                }
+                // the twiddle phase splits its outputs a second time only with one-byte high parts
+                assert_eq!(src.contains("long q2["), !lazy_twiddle_outputs(k), "k = {k}, ptx {ptx}");
+                assert!(src.contains(&format!("__local {} SH[", high_part_type(k))), "k = {k}");
                 // a kernel with shuffles refuses to build under a header without them
                 let guard = src.find("#ifndef SRGFN_SHFL\n#error");
                 assert_eq!(guard.is_some(), warp || (ptx && store_warp), "k = {k}, ptx {ptx}");
@@ -679,34 +671,6 @@ mod tests {
             for v in [Variant::Local, Variant::Table, Variant::Workgroup] {
                 assert_eq!(v.table_layout(k, &entries), entries);
                 assert_eq!(v.table_words(k, 3), 3 * k);
-            }
-        }
-    }
-
-    /// The variant splits its lazy digits and the twiddle phase's second round
-    /// with `srgfn_split_digit`, whose rounds are set for [`split_digit_bound`]
-    /// and which falls back to `srgfn_split_lazy` (rounds `LazySpec` sets for
-    /// |v| ≤ `LazySpec::split_bound`): every catalog prime, searched three-term
-    /// ones and every f_mul form stay within that bound too.
-    #[test]
-    fn store_phase_digits_stay_within_the_split_bound() {
-        // the catalog, and searched radices of three terms (2^w ± 2^u ± 2^v)
-        let mut primes = crate::prime::catalog().to_vec();
-        for k in [2, 16] {
-            let spec = crate::search::SearchSpec { k, terms: 3, w_min: 58, w_max: 58 };
-            primes.extend(crate::search::search(&spec, &|| {}).unwrap().into_iter().take(4));
-        }
-        assert!(primes.len() > crate::prime::catalog().len(), "the search found three-term primes");
-        for prime in &primes {
-            for mul in MulForm::ALL {
-                let k = prime.k();
-                let spec = LazySpec::of(&ArithSpec::new(prime, mul, false));
-                // the largest value the variant splits (split_digit_bound: the store phase's lazy
-                // digits and the twiddle phase's second split) is within srgfn_split_lazy's bound,
-                // its fallback
-                let digits = split_digit_bound(k, prime.r()) as f64;
-                let bound = LazySpec::split_bound(spec.levels, spec.level0);
-                assert!(digits <= bound, "{prime} {mul:?}: digits split up to {digits:e}, split bound {bound:e}");
             }
         }
     }

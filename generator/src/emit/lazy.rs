@@ -45,7 +45,8 @@ pub fn exact_rounds(r: u64, v_max: i128, max_rounds: u32) -> Option<u32> {
 }
 
 /// Bits of a lazy digit that local memory keeps: the low word and one signed
-/// byte of the high part (`SL`, `SH`), so |d| < 2^71 wherever a pass stores one.
+/// byte of the high part (`SL`, `SH`), so |d| < 2^71 wherever a pass stores one
+/// (the digits variant's high parts: `digit_bounds::high_part_bytes`).
 pub const STORED_DIGIT_BITS: i32 = 71;
 
 /// Rounds of v ← (v mod 2^e) − ⌊v / 2^e⌋ δ that take |v| ≤ `v_max` below
@@ -311,7 +312,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_digit's):");
     c.line(" * v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
     c.open("static inline ulong srgfn_split_carry(long *q_, ulong vl, long vh) {");
-    if super::digits::carry_split_is_one_correction(a.k, a.r) {
+    if super::digit_bounds::carry_split_is_one_correction(a.k, a.r) {
         c.line("/* that quotient is below r: v in [-r, 2r) */");
         c.line("return srgfn_correct(q_, vl, vh);");
     } else {
@@ -321,28 +322,28 @@ pub fn render_norm(a: &ArithSpec) -> String {
     c.close("}");
     c.line("");
     // the digits variant's splits of lazy digits (store phase) and of the twiddle phase's second round,
-    // with rounds for their own bound, tighter than srgfn_norm's
-    let v_max = super::digits::split_digit_bound(a.k, a.r);
+    // with rounds for their own bound, tighter than srgfn_norm's; a kernel without twiddles has its own
+    let v_max = super::digit_bounds::split_digit_bound(a.k, a.r);
     c.line(format!("/* v = vh 2^64 + vl, |v| <= {v_max} (the digits variant's lazy digits and twiddle-phase carries,"));
     c.line(" * emit/digits.rs split_digit_bound): v mod r and *q = floor(v / r), rounds set for that bound (lazy.rs exact_rounds) */");
-    c.open("static inline ulong srgfn_split_digit(long *q_, ulong vl, long vh) {");
-    match exact_rounds(a.r, v_max, 4) {
-        Some(rounds) => split_rounds_body(&mut c, &l, rounds),
-        None => c.line("return srgfn_split_lazy(q_, vl, vh);"),
-    }
-    c.close("}");
-    c.line("");
+    split_digit_fn(&mut c, &l, "srgfn_split_digit", v_max);
+    let v_first = super::digit_bounds::split_first_bound(a.k, a.r);
+    c.line(format!("/* the same for |v| <= {v_first}: the lazy digits of a digits kernel without twiddles (split_first_bound) */"));
+    split_digit_fn(&mut c, &l, "srgfn_split_first", v_first);
     // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`); with the
-    // fast path (fastnorm.rs) the straight-line exact form is srgfn_norm_exact
+    // fast path (fastnorm.rs) the straight-line exact form is srgfn_norm_exact.  The rolled
+    // form is the digits variant's exact path: its digits and carries are srgfn_split_digit's
     let fast = FastNorm::of(a, &l);
     for loops in [Loops::ByK, Loops::Rolled] {
         let sfx = match (loops, &fast) {
             (Loops::ByK, Some(_)) => "_exact",
             _ => loops.suffix(),
         };
+        let split = if loops == Loops::Rolled { "srgfn_split_digit" } else { "srgfn_split_lazy" };
         c.open(format!("static inline void srgfn_norm{sfx}(digit_t *z, const ulong *lo, const int *hi) {{"));
         c.line("long cy = 0;");
-        let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = srgfn_split_lazy(&cy, vl, vh); }";
+        let digit = "{ const ulong vl = lo[I] + (ulong)cy; const long vh = (long)hi[I] + (cy >> 63) + (long)(vl < (ulong)cy); z[I] = SPLIT(&cy, vl, vh); }";
+        let digit = digit.replace("SPLIT", split);
         each_in(&mut c, a, loops, 0, l.k, &|i| digit.replace("[I]", &format!("[{i}]")));
         c.line(format!("srgfn_fold0{}(z, -cy);", loops.suffix()));
         c.close("}");
@@ -355,6 +356,25 @@ pub fn render_norm(a: &ArithSpec) -> String {
     out.push_str(&c.out);
     out.push('\n');
     out
+}
+
+/// A split of |v| ≤ `v_max` into v mod r and ⌊v / r⌋: the rounds
+/// [`exact_rounds`] sets for that bound and one correction, or an exact
+/// division where no rounds converge (`srgfn_split_lazy`'s rounds are set for
+/// a smaller bound).
+fn split_digit_fn(c: &mut C, l: &LazySpec, name: &str, v_max: i128) {
+    c.open(format!("static inline ulong {name}(long *q_, ulong vl, long vh) {{"));
+    match exact_rounds(l.r, v_max, 4) {
+        Some(rounds) => split_rounds_body(c, l, rounds),
+        None => {
+            c.line("ulong qh, ql;");
+            c.line("const ulong d = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63));");
+            c.line("*q_ = (long)ql;");
+            c.line("return d;");
+        }
+    }
+    c.close("}");
+    c.line("");
 }
 
 /// One round: q' = ⌊v / 2^e⌋, v ← (v mod 2^e) − q' δ, q += q'.
@@ -563,27 +583,27 @@ mod carry_split_tests {
         primes.extend(crate::search::search(&spec, &|| {}).unwrap().into_iter().take(1));
         for prime in &primes {
             let a = ArithSpec::new(prime, MulForm::Wide64, false);
-            assert!(super::super::digits::carry_split_is_one_correction(prime.k(), prime.r()), "{prime}");
+            assert!(super::super::digit_bounds::carry_split_is_one_correction(prime.k(), prime.r()), "{prime}");
             assert!(render_norm(&a).contains("return srgfn_correct(q_, vl, vh);"), "{prime}");
         }
         let tiny = crate::prime::Prime::parse("(2^2+2^1)^2+1").unwrap();
         let a = ArithSpec::new(&tiny, MulForm::Wide64, false);
-        assert!(!super::super::digits::carry_split_is_one_correction(2, 6));
+        assert!(!super::super::digit_bounds::carry_split_is_one_correction(2, 6));
         assert!(render_norm(&a).contains("return srgfn_split_lazy(q_, vl, vh);"));
     }
 
     /// `exact_rounds` against the rounds themselves, on every v of a sample
     /// of [−v_max, v_max] with its ends and the multiples of 2^e around them:
-    /// after the rounds v lies in [−r, 2r), and the digits variant's bound
-    /// takes k = 32's radix (2^62 + 2^56, six bits a round) in one round where
-    /// srgfn_norm's looser one takes two.
+    /// after the rounds v lies in [−r, 2r); k = 32's radix (2^62 + 2^56, six
+    /// bits a round) takes two for the digits variant's bound (its twiddle
+    /// phase's outputs lazy, 2^73), as for srgfn_norm's.
     #[test]
     fn exact_rounds_leave_one_correction() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(41);
         use rand::{Rng, SeedableRng};
         for prime in crate::prime::catalog() {
             let (k, r) = (prime.k(), prime.r());
-            let v_max = super::super::digits::split_digit_bound(k, r);
+            let v_max = super::super::digit_bounds::split_digit_bound(k, r);
             let rounds = exact_rounds(r, v_max, 4).unwrap_or_else(|| panic!("{prime}"));
             let (e, delta) = nearest_power(r);
             let mut sample: Vec<i128> = vec![-v_max, v_max, 0, -1];
@@ -602,7 +622,8 @@ mod carry_split_tests {
             let l = LazySpec::of(&ArithSpec::new(prime, crate::emit::MulForm::Wide64, false));
             assert!(Some(rounds) <= l.rounds, "{prime}: {rounds} against {:?}", l.rounds);
             if k == 32 {
-                assert_eq!((rounds, l.rounds), (1, Some(2)), "{prime}");
+                // two rounds since the twiddle phase's outputs are lazy (digits.rs lazy_twiddle_outputs)
+                assert_eq!((rounds, l.rounds), (2, Some(2)), "{prime}");
             }
         }
     }

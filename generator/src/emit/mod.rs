@@ -9,6 +9,7 @@ mod banks;
 mod butterfly;
 mod context;
 mod defaults;
+pub mod digit_bounds;
 pub mod digits;
 pub mod fastnorm;
 pub mod fused;

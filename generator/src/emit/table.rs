@@ -154,6 +154,8 @@ pub(super) fn context(
     );
     ctx.insert("lmem_words", &words);
     ctx.insert("lmem_bytes", &(words * 9));
+    // lazy_block.cl.tera's high parts: a byte (|d| < 2^71, lazy.rs STORED_DIGIT_BITS)
+    ctx.insert("sh_type", "char");
     ctx.insert("table_stages", &stages);
     Ok(())
 }
