@@ -1,46 +1,11 @@
 #!/usr/bin/env python3
 """docs/img/v29-against-v28c.svg: the final v29 binary against v28c's in one call on an H100
 (docs/perf/h100-v29/final/), as the ratio of medians v29 / v28c per prime and N."""
-import json, os, sys
-
-ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
-FINAL = os.path.join(ROOT, 'docs', 'perf', 'h100-v29', 'final')
-SERIES = [  # label, run suffix, colour
-    ('k = 16 (table, radix 2)', '16', '#72b7b2'),
-    ('k = 32 (digits)', '32', '#4c78a8'),
-    ('k = 64 (digits)', '64', '#f58518'),
-    ('k = 128 (digits)', '128', '#54a24b'),
-]
-
-def medians(run):
-    return {r['log_n']: r['median_ms'] for r in json.load(open(os.path.join(FINAL, run + '.json')))['records']}
-
-def main(out):
-    w, h, left, top, bottom = 760, 330, 60, 40, 50
-    lo, hi = 0.92, 1.04  # ratio axis
-    logs = list(range(14, 23))
-    xs = lambda n: left + (n - logs[0]) * (w - left - 220) / (logs[-1] - logs[0])
-    ys = lambda v: top + (hi - v) * (h - top - bottom) / (hi - lo)
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
-           f'<text x="{left}" y="16" font-size="13">H100, one call: median of v29 / median of v28c (below 1: v29 faster)</text>']
-    for v in [0.92, 0.94, 0.96, 0.98, 1.0, 1.02, 1.04]:
-        svg.append(f'<line x1="{left}" y1="{ys(v):.1f}" x2="{xs(logs[-1]):.1f}" y2="{ys(v):.1f}" stroke="{"black" if v == 1.0 else "#ddd"}"/>')
-        svg.append(f'<text x="{left - 6}" y="{ys(v) + 4:.1f}" text-anchor="end">{v:.2f}</text>')
-    for n in logs:
-        svg.append(f'<text x="{xs(n):.1f}" y="{h - bottom + 18}" text-anchor="middle">2^{n}</text>')
-    svg.append(f'<text x="{(left + xs(logs[-1])) / 2:.1f}" y="{h - 10}" text-anchor="middle">N</text>')
-    for i, (label, k, colour) in enumerate(SERIES):
-        base, new = medians('b' + k), medians('f' + k)
-        pts = [(n, new[n] / base[n]) for n in sorted(base) if n in new]
-        path = ' '.join(f'{xs(n):.1f},{ys(v):.1f}' for n, v in pts)
-        svg.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        for n, v in pts:
-            svg.append(f'<circle cx="{xs(n):.1f}" cy="{ys(v):.1f}" r="3" fill="{colour}"/>')
-        ly = top + 10 + 20 * i
-        svg.append(f'<rect x="{w - 200}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
-        svg.append(f'<text x="{w - 182}" y="{ly + 2}">{label}</text>')
-    svg.append('</svg>')
-    open(out, 'w').write('\n'.join(svg) + '\n')
+import os, sys
+from ratio import ROOT, plot
 
 if __name__ == '__main__':
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'docs', 'img', 'v29-against-v28c.svg'))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'docs', 'img', 'v29-against-v28c.svg')
+    plot(os.path.join(ROOT, 'docs', 'perf', 'h100-v29', 'final'),
+         'H100, one call: median of v29 / median of v28c (below 1: v29 faster)',
+         [0.92, 0.94, 0.96, 0.98, 1.0, 1.02, 1.04], out)

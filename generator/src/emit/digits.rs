@@ -307,9 +307,10 @@ pub const STORE_WARP_MAX_COLS: usize = 2;
 /// with no barrier per round.  Its second round of carries runs only for an
 /// element with a digit outside [0, r) after the first (a vote of the warp;
 /// otherwise that round's quotients are all 0): for random digits about
-/// k·2^−55 of them.  v30a, H100, against every element's second round in one
-/// call: k = 32 2^20 3.093 → 2.942 ms, 2^18 0.639 → 0.616; k = 64 2^18 1.747
-/// → 1.711 (`perf/h100-v30/store`).  The other store phase gives a warp's
+/// k·|q|/r of them, |q| < 2^12 the first round's carries.  v30a, H100,
+/// against every element's second round in one call: k = 32 2^20 3.093 →
+/// 2.942 ms, 2^18 0.639 → 0.616; k = 64 2^18 1.747 → 1.711
+/// (`perf/h100-v30/store`).  The other store phase gives a warp's
 /// lanes a few digits of several elements, with two barriers a round.  An
 /// element per warp needs k ≥ 32 and pays up to [`STORE_WARP_MAX_COLS`]
 /// digits per lane.

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""A version's final binary against the one before, measured in one call: the ratio of medians
+new / base per prime and N, one line per prime (below 1: the new version faster).  The
+versions' scripts (v29_final.py, v30_final.py) name the folder, the runs and the axis."""
+import json, os
+
+ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
+# label, run suffix (base runs 'b' + suffix, new runs 'f' + suffix), colour
+SERIES = [
+    ('k = 16 (table, radix 2)', '16', '#72b7b2'),
+    ('k = 32 (digits)', '32', '#4c78a8'),
+    ('k = 64 (digits)', '64', '#f58518'),
+    ('k = 128 (digits)', '128', '#54a24b'),
+]
+
+
+def medians(folder, run, variant=None):
+    records = json.load(open(os.path.join(folder, run + '.json')))['records']
+    return {r['log_n']: r['median_ms'] for r in records if variant is None or r['variant'] == variant}
+
+
+def plot(folder, title, ticks, out, series=SERIES):
+    """ticks: the ratio axis's lines, lowest first."""
+    w, h, left, top, bottom = 760, 330, 60, 40, 50
+    lo, hi = ticks[0], ticks[-1]
+    logs = list(range(14, 23))
+    xs = lambda n: left + (n - logs[0]) * (w - left - 220) / (logs[-1] - logs[0])
+    ys = lambda v: top + (hi - v) * (h - top - bottom) / (hi - lo)
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+           f'<text x="{left}" y="16" font-size="13">{title}</text>']
+    for v in ticks:
+        svg.append(f'<line x1="{left}" y1="{ys(v):.1f}" x2="{xs(logs[-1]):.1f}" y2="{ys(v):.1f}" stroke="{"black" if v == 1.0 else "#ddd"}"/>')
+        svg.append(f'<text x="{left - 6}" y="{ys(v) + 4:.1f}" text-anchor="end">{v:.2f}</text>')
+    for n in logs:
+        svg.append(f'<text x="{xs(n):.1f}" y="{h - bottom + 18}" text-anchor="middle">2^{n}</text>')
+    svg.append(f'<text x="{(left + xs(logs[-1])) / 2:.1f}" y="{h - 10}" text-anchor="middle">N</text>')
+    for i, (label, k, colour, *variant) in enumerate(series):
+        base, new = medians(folder, 'b' + k, *variant), medians(folder, 'f' + k, *variant)
+        pts = [(n, new[n] / base[n]) for n in sorted(base) if n in new]
+        path = ' '.join(f'{xs(n):.1f},{ys(v):.1f}' for n, v in pts)
+        svg.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for n, v in pts:
+            svg.append(f'<circle cx="{xs(n):.1f}" cy="{ys(v):.1f}" r="3" fill="{colour}"/>')
+        ly = top + 10 + 20 * i
+        svg.append(f'<rect x="{w - 200}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
+        svg.append(f'<text x="{w - 182}" y="{ly + 2}">{label}</text>')
+    svg.append('</svg>')
+    open(out, 'w').write('\n'.join(svg) + '\n')
