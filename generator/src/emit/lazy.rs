@@ -296,18 +296,7 @@ pub fn render_norm(a: &ArithSpec) -> String {
     // one digit: v = vh 2^64 + vl split into v mod r and floor(v / r)
     c.line("/* v = vh 2^64 + vl (a lazy digit plus a carry, within the bound above): returns v mod r in [0, r),");
     c.line(" * *q = floor(v / r).  srgfn_norm's step, and the digits variant's carries. */");
-    c.open("static inline ulong srgfn_split_lazy(long *q_, ulong vl, long vh) {");
-    match l.rounds {
-        Some(rounds) => split_rounds_body(&mut c, &l, rounds),
-        None => {
-            c.line("ulong qh, ql;");
-            c.line("const ulong d = srgfn_sdivmod3(&qh, &ql, vl, (ulong)vh, (ulong)(vh >> 63));");
-            c.line("*q_ = (long)ql;");
-            c.line("return d;");
-        }
-    }
-    c.close("}");
-    c.line("");
+    split_fn(&mut c, &l, "srgfn_split_lazy", l.rounds);
     // the digits variant's store phase: its second split takes a digit in [0, r) plus a small carry
     c.line("/* v = vh 2^64 + vl, a digit in [0, r) plus the quotient of a first split (srgfn_split_digit's):");
     c.line(" * v mod r and *q = floor(v / r).  The digits variant's store phase, second round. */");
@@ -326,10 +315,10 @@ pub fn render_norm(a: &ArithSpec) -> String {
     let v_max = super::digit_bounds::split_digit_bound(a.k, a.r);
     c.line(format!("/* v = vh 2^64 + vl, |v| <= {v_max} (the digits variant's lazy digits and twiddle-phase carries,"));
     c.line(" * emit/digits.rs split_digit_bound): v mod r and *q = floor(v / r), rounds set for that bound (lazy.rs exact_rounds) */");
-    split_digit_fn(&mut c, &l, "srgfn_split_digit", v_max);
+    split_fn(&mut c, &l, "srgfn_split_digit", exact_rounds(a.r, v_max, 4));
     let v_first = super::digit_bounds::split_first_bound(a.k, a.r);
     c.line(format!("/* the same for |v| <= {v_first}: the lazy digits of a digits kernel without twiddles (split_first_bound) */"));
-    split_digit_fn(&mut c, &l, "srgfn_split_first", v_first);
+    split_fn(&mut c, &l, "srgfn_split_first", exact_rounds(a.r, v_first, 4));
     // srgfn_norm, and srgfn_norm_rolled for rare paths (see `Loops::Rolled`); with the
     // fast path (fastnorm.rs) the straight-line exact form is srgfn_norm_exact.  The rolled
     // form is the digits variant's exact path: its digits and carries are srgfn_split_digit's
@@ -358,13 +347,13 @@ pub fn render_norm(a: &ArithSpec) -> String {
     out
 }
 
-/// A split of |v| ≤ `v_max` into v mod r and ⌊v / r⌋: the rounds
-/// [`exact_rounds`] sets for that bound and one correction, or an exact
-/// division where no rounds converge (`srgfn_split_lazy`'s rounds are set for
-/// a smaller bound).
-fn split_digit_fn(c: &mut C, l: &LazySpec, name: &str, v_max: i128) {
+/// A split of v = vh 2^64 + vl into v mod r and ⌊v / r⌋: `rounds` rounds
+/// set for its bound and one correction, or an exact division where no
+/// rounds converge (for the digits variant's splits `srgfn_split_lazy`'s
+/// rounds are set for a smaller bound, so they divide exactly too).
+fn split_fn(c: &mut C, l: &LazySpec, name: &str, rounds: Option<u32>) {
     c.open(format!("static inline ulong {name}(long *q_, ulong vl, long vh) {{"));
-    match exact_rounds(l.r, v_max, 4) {
+    match rounds {
         Some(rounds) => split_rounds_body(c, l, rounds),
         None => {
             c.line("ulong qh, ql;");
