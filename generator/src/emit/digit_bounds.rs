@@ -71,19 +71,24 @@ pub fn split_first_bound(k: usize, r: u64) -> i128 {
     ((r as i128) << max_radix(k).trailing_zeros()) + 1024
 }
 
+/// D: the twiddle phase's first division leaves its remainder within D·r
+/// of c mod r (`quotient.rs`; 0 for the Möller–Granlund division).
+fn twiddle_remainder_bound(k: usize, r: u64) -> i128 {
+    super::quotient::SparseQuotient::for_twiddles(k, r).map_or(0, |sq| sq.remainder_bound()) as i128
+}
+
 /// |v| ≤ (k + 1 + 2D) r: a digit of the twiddle phase's first division plus
 /// the quotient from below ([`split_digit_bound`]).
 fn twiddle_carried_bound(k: usize, r: u64) -> i128 {
-    let d = super::quotient::SparseQuotient::for_twiddles(k, r).map_or(0, |sq| sq.remainder_bound()) as i128;
-    (k as i128 + 1 + 2 * d) * r as i128
+    (k as i128 + 1 + 2 * twiddle_remainder_bound(k, r)) * r as i128
 }
 
 /// The largest lazy digit the variant stores in `SL`/`SH`: the store
 /// phase's, 2^L times the twiddle phase's outputs ([`split_digit_bound`]).
 pub fn stored_digit_bound(k: usize, r: u64) -> i128 {
-    let d = super::quotient::SparseQuotient::for_twiddles(k, r).map_or(0, |sq| sq.remainder_bound()) as i128;
     let levels = max_radix(k).trailing_zeros();
-    let out = if lazy_twiddle_outputs(k) { twiddle_carried_bound(k, r) } else { r as i128 + k as i128 + 2 + 2 * d };
+    let split_again = r as i128 + k as i128 + 2 + 2 * twiddle_remainder_bound(k, r);
+    let out = if lazy_twiddle_outputs(k) { twiddle_carried_bound(k, r) } else { split_again };
     out << levels
 }
 
