@@ -314,7 +314,9 @@ pub fn render_norm(a: &ArithSpec) -> String {
     // with rounds for their own bound, tighter than srgfn_norm's; a kernel without twiddles has its own
     let v_max = super::digit_bounds::split_digit_bound(a.k, a.r);
     c.line(format!("/* v = vh 2^64 + vl, |v| <= {v_max} (the digits variant's lazy digits and twiddle-phase carries,"));
-    c.line(" * emit/digits.rs split_digit_bound): v mod r and *q = floor(v / r), rounds set for that bound (lazy.rs exact_rounds) */");
+    c.line(
+        " * emit/digit_bounds.rs split_digit_bound): v mod r and *q = floor(v / r), rounds set for that bound (lazy.rs exact_rounds) */",
+    );
     split_fn(&mut c, &l, "srgfn_split_digit", exact_rounds(a.r, v_max, 4));
     let v_first = super::digit_bounds::split_first_bound(a.k, a.r);
     c.line(format!("/* the same for |v| <= {v_first}: the lazy digits of a digits kernel without twiddles (split_first_bound) */"));
@@ -611,7 +613,7 @@ mod carry_split_tests {
             let l = LazySpec::of(&ArithSpec::new(prime, crate::emit::MulForm::Wide64, false));
             assert!(Some(rounds) <= l.rounds, "{prime}: {rounds} against {:?}", l.rounds);
             if k == 32 {
-                // two rounds since the twiddle phase's outputs are lazy (digits.rs lazy_twiddle_outputs)
+                // two rounds since the twiddle phase's outputs are lazy (digit_bounds.rs lazy_twiddle_outputs)
                 assert_eq!((rounds, l.rounds), (2, Some(2)), "{prime}");
             }
         }
