@@ -9,8 +9,7 @@
 //! bound here is the largest |v| its split takes, tested against the rounds
 //! it gets (`lazy::exact_rounds`) and the bytes it is stored in.
 
-use super::digits::{max_radix, MAX_BLOCK, STAGING_WORDS};
-use super::LOCAL_MAX_BYTES;
+use super::digits::{blocks_words, max_radix, BLOCKS_MAX_BYTES, MAX_BLOCK};
 
 /// Bytes of a lazy digit's high part in `SH` (a digit is SH·2^64 + SL,
 /// |d| < 2^(63 + 8·bytes)): 2 where the largest block for k digits (radix
@@ -18,8 +17,7 @@ use super::LOCAL_MAX_BYTES;
 /// them beside the staging area (k ≤ 32), else 1.  k = 64's block of 64 and
 /// k = 128's of 32 fill it with one byte.
 pub fn high_part_bytes(k: usize) -> usize {
-    let free = LOCAL_MAX_BYTES - STAGING_WORDS * 8;
-    if (2 * k).min(MAX_BLOCK) * k * 10 <= free {
+    if blocks_words(k, (2 * k).min(MAX_BLOCK), 1) * 10 <= BLOCKS_MAX_BYTES {
         2
     } else {
         1

@@ -136,7 +136,7 @@ fn chunk(k: usize) -> usize {
 /// Words the shapes reserve for a kernel's staging area: the most any
 /// kernel declares ([`staging_words`]; 6·threads, the twiddle phase's at
 /// k ≥ 32).
-pub(super) const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
+const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
 
 /// Words of the store phase's two carry arrays (a word per work-item each),
 /// where its carries go through local memory; none where it runs an element
@@ -238,9 +238,13 @@ pub fn element_stride(k: usize, groups: usize) -> usize {
     }
 }
 
-/// Words of `SL` (bytes of `SH`) for `groups` blocks: n slots of k lazy
-/// digits each, rows [`element_stride`] apart.
-fn blocks_words(k: usize, n: usize, groups: usize) -> usize {
+/// Bytes of local memory the blocks may take: what the staging area the
+/// shapes reserve leaves.
+pub(super) const BLOCKS_MAX_BYTES: usize = LOCAL_MAX_BYTES - STAGING_WORDS * 8;
+
+/// Words of `SL` (one high part each in `SH`) for `groups` blocks: n slots
+/// of k lazy digits each, rows [`element_stride`] apart.
+pub(super) fn blocks_words(k: usize, n: usize, groups: usize) -> usize {
     groups * n * element_stride(k, groups)
 }
 
@@ -266,12 +270,11 @@ impl DigitsShape {
         if n > MAX_BLOCK {
             return None;
         }
-        let free = LOCAL_MAX_BYTES.checked_sub(STAGING_WORDS * 8)?;
-        if blocks_bytes(k, n, 1) > free || k > DIGITS_THREADS {
+        if blocks_bytes(k, n, 1) > BLOCKS_MAX_BYTES || k > DIGITS_THREADS {
             return None;
         }
         let mut groups = (DIGITS_PER_GROUP / (n * k)).max(1);
-        while blocks_bytes(k, n, groups) > free {
+        while blocks_bytes(k, n, groups) > BLOCKS_MAX_BYTES {
             groups /= 2;
         }
         Some(DigitsShape { groups, threads: DIGITS_THREADS })
