@@ -365,6 +365,31 @@ fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
     }
 }
 
+/// The digits store phase's second round of carries, which runs only where a
+/// vote asks for it (`digits::store_in_warp`, and a vote of the work-group
+/// where the carries go through local memory) and which random and edge
+/// inputs almost never need: here run for every round of elements
+/// (`KernelOptions::every_second_round`), through local memory with the vote
+/// (k = 4, and 32 without shuffles) and without it (k = 128: every round runs
+/// both anyway), and through the warp (k = 32, 64, shuffles emulated), first
+/// and twiddled passes, one block per work-group or several.
+#[test]
+fn the_digits_store_phase_second_round_matches_the_host() {
+    let s = session();
+    for (k, warp) in [(4usize, false), (32, false), (128, false), (32, true), (64, true)] {
+        assert_eq!(digits::store_in_warp(k, warp), warp, "k = {k}");
+        assert_eq!(digits::store_vote(k, warp), !warp && k <= 32, "k = {k}");
+        let prime = catalog_prime(k).unwrap();
+        let opts = KernelOptions { warp_emulation: warp, every_second_round: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let fk = FieldKernels::with_options(&s, prime, opts).unwrap();
+        let m = digits::max_radix(k);
+        let only = [Variant::Digits];
+        check_pass_of(&fk, prime, &only, m, m * m, 1, 1);
+        check_pass_of(&fk, prime, &only, m, 2 * m * m, m, 1);
+        check_pass_of(&fk, prime, &only, 4, 4 * m, m, 2);
+    }
+}
+
 #[test]
 fn a_searched_prime_with_three_terms_works_too() {
     // not in the catalog: (2^59+2^57+2^39)^8+1 style radices with headroom

@@ -93,13 +93,13 @@ pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) 
             Some(m) => m,
             None => default_mul(session, prime)?,
         };
-        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1, warp_emulation: false }]);
+        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1, warp_emulation: false, every_second_round: false }]);
     }
     let mut v = Vec::new();
     for mul in MulForm::ALL {
-        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1, warp_emulation: false });
+        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1, warp_emulation: false, every_second_round: false });
         if ptx {
-            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1, warp_emulation: false });
+            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1, warp_emulation: false, every_second_round: false });
         }
     }
     Ok(v)

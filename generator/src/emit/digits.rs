@@ -140,7 +140,7 @@ const STAGING_WORDS: usize = 6 * DIGITS_THREADS;
 
 /// Words of the store phase's two carry arrays (a word per work-item each),
 /// where its carries go through local memory; none where it runs an element
-/// per warp ([`store_in_warp`]).  Its dirty flags follow them.
+/// per warp ([`store_in_warp`]).  Its dirty flags follow them, then its votes.
 fn store_carry_words(k: usize, store_warp: bool) -> usize {
     if store_warp {
         0
@@ -149,14 +149,44 @@ fn store_carry_words(k: usize, store_warp: bool) -> usize {
     }
 }
 
+/// Digits up to which the store phase's carries through local memory run
+/// their second round only where a vote of the work-group asks for it
+/// ([`store_vote`]).  H200, v31 (`perf/h200-v31/`), against a second round
+/// for every round of elements in one call: k = 16 2^20 2.402 → 1.915 ms,
+/// k = 8 0.893 → 0.790, k = 32 without PTX 2^19 2.768 → 2.679; but k = 64
+/// without PTX 2^17 1.902 → 2.017 and k = 128 2^16 1.421 → 1.429 (their
+/// twiddle phases dominate, and the vote's deferred stores cost more than the
+/// barriers they save).
+pub const STORE_VOTE_MAX_K: usize = 32;
+
+/// Whether the store phase, where its carries go through local memory (not
+/// [`store_in_warp`]), runs a round's second round of carries only where a
+/// vote of the work-group asks for it: one barrier a round instead of two,
+/// and that round's digits stored after the next round's barrier, when the
+/// vote is known.  Otherwise every round runs both, two barriers each.
+pub fn store_vote(k: usize, store_warp: bool) -> bool {
+    !store_warp && k <= STORE_VOTE_MAX_K
+}
+
+/// The store phase's votes (ints after the dirty flags, [`store_vote`]): a
+/// round's vote is set after the round's barrier, read after the next round's
+/// and cleared after the one after that, so three rounds' votes are live at once.
+fn store_votes(k: usize, store_warp: bool) -> usize {
+    if store_vote(k, store_warp) {
+        3
+    } else {
+        0
+    }
+}
+
 /// Words of the staging area a kernel declares: the store phase's carry
-/// arrays (`store_carry_words`) and a dirty flag (int) per element,
+/// arrays (`store_carry_words`), a dirty flag (int) per element and its votes ([`store_vote`]),
 /// and in a kernel with twiddles the twiddle phase's 3k words per element
 /// for E = cols·threads/k elements at a time.  A kernel declares no more than
 /// it uses, so that more of its work-groups fit an SM (H200, v17: k = 64's
 /// radix-64 first pass 0.29 → 0.36 ms with the twiddled kernels' area).
 pub fn staging_words(k: usize, elements: usize, twiddled: bool, store_warp: bool) -> usize {
-    let store = store_carry_words(k, store_warp) + elements.div_ceil(2);
+    let store = store_carry_words(k, store_warp) + (elements + store_votes(k, store_warp)).div_ceil(2);
     let twiddle = if twiddled { twiddle_stage_words(k) * chunk(k) * twiddle_cols(k) } else { 0 };
     store.max(twiddle)
 }
@@ -314,7 +344,8 @@ pub const STORE_WARP_MAX_COLS: usize = 2;
 /// against every element's second round in one call: k = 32 2^20 3.093 →
 /// 2.942 ms, 2^18 0.639 → 0.616; k = 64 2^18 1.747 → 1.711
 /// (`perf/h100-v30/store`).  The other store phase gives a warp's
-/// lanes a few digits of several elements, with two barriers a round.  An
+/// lanes a few digits of several elements, with one or two barriers a round
+/// ([`store_vote`]).  An
 /// element per warp needs k ≥ 32 and pays up to [`STORE_WARP_MAX_COLS`]
 /// digits per lane.
 pub fn store_in_warp(k: usize, shuffles: bool) -> bool {
@@ -511,8 +542,9 @@ pub fn context(k: usize, name: &str, program: &Program, ctx: &mut tera::Context)
     // elements in rows (SLOT of lazy_block.cl.tera)
     ctx.insert("element_stride", &element_stride(k, g));
     ctx.insert("lmem_words", &blocks_words(k, n, g));
-    // the second of the store phase's carry arrays (where it has them: kernel_context)
+    // the second of the store phase's carry arrays (where it has them: kernel_context), and its rounds
     ctx.insert("store_cq1", &(chunk(k) * k));
+    ctx.insert("store_rounds", &(n * g).div_ceil(chunk(k)));
     ctx.insert("digit_stages", &stages);
     ctx.insert("tw_order", &twiddle_order(n));
     ctx.insert("sh_type", high_part_type(k));
@@ -543,6 +575,8 @@ pub fn kernel_context(k: usize, n: usize, twiddled: bool, opts: &KernelOptions, 
     ctx.insert("warp_carries", &warp);
     ctx.insert("tw_sync", &twiddle_sync(k, path, opts.ptx));
     ctx.insert("store_in_warp", &store_warp);
+    ctx.insert("store_vote", &store_vote(k, store_warp));
+    ctx.insert("every_second_round", &opts.every_second_round);
     // the store phase's first split, for the kernel's own bound (split_digit_bound, split_first_bound)
     ctx.insert("store_split", if twiddled { "srgfn_split_digit" } else { "srgfn_split_first" });
     // an element per warp: DIGITS_THREADS / WARP elements a round, k / WARP digits per lane
@@ -583,6 +617,12 @@ mod tests {
                 assert_eq!(src.contains(store), ptx && store_warp, "k = {k}, ptx {ptx}");
                 // that store phase runs its second round of carries only where the warp's vote asks for it
                 assert_eq!(src.contains("SRGFN_WARP_ANY(again, out);"), ptx && store_warp, "k = {k}, ptx {ptx}");
+                // through local memory, the second round where a vote asks for it (k <= 32) or every round
+                let (in_warp, vote) = (ptx && store_warp, store_vote(k, ptx && store_warp));
+                assert_eq!(vote, !in_warp && k <= 32, "k = {k}, ptx {ptx}");
+                assert_eq!(src.contains("vote[j % 3] = 1;"), vote, "k = {k}, ptx {ptx}");
+                let both_rounds = !in_warp && k > 32;
+                assert_eq!(src.contains("CQ1[u * SRGFN_K + CARRY_TO(i)]"), both_rounds, "k = {k}, ptx {ptx}");
                 // each of the file's two kernels splits for its own bound: without twiddles, and with them
                 for split in ["srgfn_split_first(&q1", "srgfn_split_digit(&q1"] {
                     assert_eq!(src.matches(split).count(), 1, "k = {k}, ptx {ptx}: {split}");

@@ -270,12 +270,18 @@ pub struct KernelOptions {
     /// PTX (PoCL in CI).  The runtime's plans never set it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub warp_emulation: bool,
+    /// Run the digits store phase's second round of carries for every round
+    /// of elements, as if every vote asked for it (`emit::digits::store_vote`
+    /// and `store_in_warp`): for testing that rare path, which random and
+    /// edge inputs almost never take.  The runtime's plans never set it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub every_second_round: bool,
 }
 
 impl KernelOptions {
     /// Options without PTX, vectors whole.
     pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
-        KernelOptions { radix, mul, ptx: false, segments: 1, warp_emulation: false }
+        KernelOptions { radix, mul, ptx: false, segments: 1, warp_emulation: false, every_second_round: false }
     }
 }
 
