@@ -6,6 +6,8 @@
 #                             srgfn check of every variant with the new binary ($OUT/checks.txt)
 #   scripts/gpu/v31.sh final  the final binary against v30 (v31-final.runs; v31-noptx.runs with
 #                             SRGFN_PTX=0) and its srgfn check of every variant
+#   scripts/gpu/v31.sh barriers  ablations of the stage barriers (v31-barriers.runs; timings only)
+#   scripts/gpu/v31.sh rot    v31b's rotated reads (.gpu/srgfn) against v31 (.gpu/srgfn-v31), srgfn check
 set -u
 case $1 in
 vote)
@@ -24,4 +26,17 @@ final)
   SRGFN_PTX=0 CACHE_PER_RUN=1 bash scripts/gpu/v20.sh bench scripts/gpu/v31-noptx.runs > $OUT/bench-noptx.txt 2>&1
   bash scripts/gpu/v20.sh checks > $OUT/checks.txt 2>&1; grep "check " $OUT/checks.txt
   grep -E "^[a-z0-9]+ " $OUT/bench.txt | tail -30; grep -E "^[a-z0-9]+ " $OUT/bench-noptx.txt | tail -30 ;;
+rot)
+  # v31b: the rotated reads of the table and digits variants' stages (ROT_GET) with the sign as a mask,
+  # against v31 (.gpu/srgfn-v31) in one call, NVIDIA's registers and SASS counts, srgfn check of every variant
+  rm -rf /tmp/v20-bench /tmp/cache-srgfn-*
+  CACHE_PER_RUN=1 PTX=1 PTX_SHOW='dft(32|64)_r[24]_(table|digits)$' bash scripts/gpu/v20.sh bench scripts/gpu/v31-rot.runs > $OUT/bench.txt 2>&1
+  bash scripts/gpu/v20.sh checks > $OUT/checks.txt 2>&1; grep "check " $OUT/checks.txt
+  grep -E "^[a-z0-9]+ " $OUT/bench.txt | tail -40 ;;
+barriers)
+  # what the stage barriers of the table (k = 16) and local (k = 8) variants cost: ablations
+  # (-DSRGFN_ABLATE_STAGE_BARRIERS, -DSRGFN_ABLATE_STAGES, -DSRGFN_ABLATE_PRODUCTS; wrong results)
+  rm -rf /tmp/v20-bench /tmp/cache-srgfn-*
+  CACHE_PER_RUN=1 bash scripts/gpu/v20.sh bench scripts/gpu/v31-barriers.runs > $OUT/bench.txt 2>&1
+  grep -E "^[a-z0-9-]+ " $OUT/bench.txt | tail -40 ;;
 esac
