@@ -8,6 +8,7 @@
 #                             SRGFN_PTX=0) and its srgfn check of every variant
 #   scripts/gpu/v31.sh barriers  ablations of the stage barriers (v31-barriers.runs; timings only)
 #   scripts/gpu/v31.sh rot    v31b's rotated reads (.gpu/srgfn) against v31 (.gpu/srgfn-v31), srgfn check
+#   scripts/gpu/v31.sh defaults  srgfn check of the final binary and its defaults (v31-defaults.runs)
 set -u
 case $1 in
 vote)
@@ -33,6 +34,13 @@ rot)
   CACHE_PER_RUN=1 PTX=1 PTX_SHOW='dft(32|64)_r[24]_(table|digits)$' bash scripts/gpu/v20.sh bench scripts/gpu/v31-rot.runs > $OUT/bench.txt 2>&1
   bash scripts/gpu/v20.sh checks > $OUT/checks.txt 2>&1; grep "check " $OUT/checks.txt
   grep -E "^[a-z0-9]+ " $OUT/bench.txt | tail -40 ;;
+defaults)
+  # the final binary: srgfn check of every variant, then its defaults (v31-defaults.runs; k = 8 and 16
+  # with both baselines)
+  bash scripts/gpu/v20.sh checks > $OUT/checks.txt 2>&1; grep "check " $OUT/checks.txt
+  rm -rf /tmp/v20-bench /tmp/cache-srgfn-*
+  CACHE_PER_RUN=1 bash scripts/gpu/v20.sh bench scripts/gpu/v31-defaults.runs > $OUT/bench.txt 2>&1
+  grep -E "^[a-z0-9]+ " $OUT/bench.txt | grep -v "ntt\|recombine" | tail -45 ;;
 barriers)
   # what the stage barriers of the table (k = 16) and local (k = 8) variants cost: ablations
   # (-DSRGFN_ABLATE_STAGE_BARRIERS, -DSRGFN_ABLATE_STAGES, -DSRGFN_ABLATE_PRODUCTS; wrong results)
