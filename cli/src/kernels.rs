@@ -68,14 +68,7 @@ pub fn emit(args: EmitArgs) -> Result<()> {
     if !args.segments.is_power_of_two() || args.segments > srgfn::memory::MAX_SEGMENTS {
         bail!("--segments {} is not 1, 2, 4, 8 or 16", args.segments);
     }
-    let opts = emit::KernelOptions {
-        radix,
-        mul: args.mul.form(),
-        ptx: args.ptx,
-        segments: args.segments,
-        warp_emulation: false,
-        every_second_round: false,
-    };
+    let opts = emit::KernelOptions { ptx: args.ptx, segments: args.segments, ..emit::KernelOptions::new(radix, args.mul.form()) };
     let mut set = emit::emit_with(&prime, &opts)?;
     if args.micro {
         emit::add_microbench(&prime, &opts, &mut set)?;

@@ -121,8 +121,7 @@ fn case(prime: &Prime, name: String, report: &mut dyn FnMut(&Case), f: impl FnOn
 /// The field operations of one f_mul form on every pair of edge values and
 /// on random pairs, against the host: (passed, what was compared or what differed).
 pub(crate) fn field_ops(session: &Session, prime: &Prime, mul: MulForm) -> Result<(bool, String)> {
-    let opts =
-        KernelOptions { radix: Radix::R2, mul, ptx: default_ptx(session), segments: 1, warp_emulation: false, every_second_round: false };
+    let opts = KernelOptions { ptx: default_ptx(session), ..KernelOptions::new(Radix::R2, mul) };
     field_ops_of(&FieldKernels::with_options(session, prime, opts)?, prime)
 }
 

@@ -202,11 +202,7 @@ impl FieldKernels {
 
     /// Emits the kernels with a chosen multiplication form (PTX where the device allows).
     pub fn with_mul(session: &Session, prime: &Prime, radix: Radix, mul: MulForm) -> Result<FieldKernels> {
-        Self::with_options(
-            session,
-            prime,
-            KernelOptions { radix, mul, ptx: default_ptx(session), segments: 1, warp_emulation: false, every_second_round: false },
-        )
+        Self::with_options(session, prime, KernelOptions { ptx: default_ptx(session), ..KernelOptions::new(radix, mul) })
     }
 
     /// Emits the kernels with the given options (nothing is compiled yet).

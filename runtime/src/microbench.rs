@@ -93,13 +93,13 @@ pub fn forms(session: &Session, prime: &Prime, all: bool, mul: Option<MulForm>) 
             Some(m) => m,
             None => default_mul(session, prime)?,
         };
-        return Ok(vec![KernelOptions { radix: Radix::R2, mul, ptx, segments: 1, warp_emulation: false, every_second_round: false }]);
+        return Ok(vec![KernelOptions { ptx, ..KernelOptions::new(Radix::R2, mul) }]);
     }
     let mut v = Vec::new();
     for mul in MulForm::ALL {
-        v.push(KernelOptions { radix: Radix::R2, mul, ptx: false, segments: 1, warp_emulation: false, every_second_round: false });
+        v.push(KernelOptions::new(Radix::R2, mul));
         if ptx {
-            v.push(KernelOptions { radix: Radix::R2, mul, ptx: true, segments: 1, warp_emulation: false, every_second_round: false });
+            v.push(KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, mul) });
         }
     }
     Ok(v)
