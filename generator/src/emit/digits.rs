@@ -622,7 +622,7 @@ mod tests {
                 assert_eq!(vote, !in_warp && k <= 32, "k = {k}, ptx {ptx}");
                 assert_eq!(src.contains("vote[j % 3] = 1;"), vote, "k = {k}, ptx {ptx}");
                 let both_rounds = !in_warp && k > 32;
-                assert_eq!(src.contains("CQ1[u * SRGFN_K + CARRY_TO(i)]"), both_rounds, "k = {k}, ptx {ptx}");
+                assert_eq!(src.contains("STORE_CARRY(v, h, CQ1, d, q1);"), both_rounds, "k = {k}, ptx {ptx}");
                 // each of the file's two kernels splits for its own bound: without twiddles, and with them
                 for split in ["srgfn_split_first(&q1", "srgfn_split_digit(&q1"] {
                     assert_eq!(src.matches(split).count(), 1, "k = {k}, ptx {ptx}: {split}");
