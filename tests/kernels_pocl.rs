@@ -365,6 +365,31 @@ fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
     }
 }
 
+/// The table variant's stages in registers, a digit per work-item, with the
+/// rotations as shuffles of the warp (`emit::warp_stages`, on NVIDIA with
+/// PTX), here with the shuffles emulated through local memory
+/// (`KernelOptions::warp_emulation`): every catalog k whose DFT_K fits a
+/// warp, both radices, the first pass and twiddled ones, one vector and two,
+/// a partial last work-group, against the host.
+#[test]
+fn the_table_stages_through_the_warp_with_emulated_shuffles_match_the_host() {
+    let s = session();
+    for k in [2usize, 4, 8, 16, 32] {
+        let prime = catalog_prime(k).unwrap();
+        let kk = prime.base_size();
+        let (groups, tpd) = srgfn_gen::emit::table_shape(k, kk);
+        for radix in [Radix::R2, Radix::R4] {
+            let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(radix, MulForm::Wide64) };
+            assert!(srgfn_gen::emit::warp_stages::applies(k, kk, groups * tpd, &opts), "k = {k}");
+            let fk = FieldKernels::with_options(&s, prime, opts).unwrap();
+            let only = [Variant::Table];
+            check_pass_of(&fk, prime, &only, kk, kk, 1, 2);
+            check_pass_of(&fk, prime, &only, kk, kk * kk, kk, 1);
+            check_pass_of(&fk, prime, &only, kk, 2 * kk, 2, 3);
+        }
+    }
+}
+
 /// The digits store phase's second round of carries, which runs only where a
 /// vote asks for it (`digits::store_in_warp`, and a vote of the work-group
 /// where the carries go through local memory) and which random and edge

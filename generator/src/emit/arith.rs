@@ -155,7 +155,8 @@ pub fn render(a: &ArithSpec) -> String {
 /// With PTX: `SRGFN_SHFL` (the marker that a kernel emitted for the warp
 /// path checks, `emit::digits::CarryPath`) and `SRGFN_SHFL_U64(out, v, src)`,
 /// out = v of lane src of the warp (`shfl.sync.idx`, every lane of the warp
-/// taking part), and `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's
+/// taking part), `SRGFN_SHFL_LAZY(ol, oh, l, h, src)`, the same for a lazy
+/// digit's low word and high part (`emit::warp_stages`), and `SRGFN_WARP_SYNC()` (`bar.warp.sync`: the warp's
 /// shared-memory accesses before it are done before those after it), and
 /// `SRGFN_BAR_SYNC(id, threads)` (`bar.sync`: a named barrier of `threads`
 /// work-items, whole warps, with the same ordering among them; id 0 is
@@ -169,6 +170,7 @@ fn warp_shuffle(c: &mut C, a: &ArithSpec) {
     }
     c.line("#define SRGFN_SHFL 1");
     c.line("#define SRGFN_SHFL_U64(out, v, src) asm volatile(\"{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; shfl.sync.idx.b32 lo, lo, %2, 0x1f, 0xffffffff; shfl.sync.idx.b32 hi, hi, %2, 0x1f, 0xffffffff; mov.b64 %0, {lo, hi}; }\" : \"=l\"(out) : \"l\"(v), \"r\"(src))");
+    c.line("#define SRGFN_SHFL_LAZY(ol, oh, l, h, src) asm volatile(\"{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %2; shfl.sync.idx.b32 lo, lo, %4, 0x1f, 0xffffffff; shfl.sync.idx.b32 hi, hi, %4, 0x1f, 0xffffffff; shfl.sync.idx.b32 %1, %3, %4, 0x1f, 0xffffffff; mov.b64 %0, {lo, hi}; }\" : \"=l\"(ol), \"=r\"(oh) : \"l\"(l), \"r\"(h), \"r\"(src))");
     c.line("#define SRGFN_WARP_SYNC() asm volatile(\"bar.warp.sync 0xffffffff;\" ::: \"memory\")");
     c.line("#define SRGFN_BAR_SYNC(id, threads) asm volatile(\"bar.sync %0, %1;\" :: \"r\"(id), \"r\"(threads) : \"memory\")");
     c.line("#define SRGFN_WARP_ANY(out, p) asm volatile(\"{ .reg .pred a; setp.ne.s32 a, %1, 0; vote.sync.any.pred a, a, 0xffffffff; selp.s32 %0, 1, 0, a; }\" : \"=r\"(out) : \"r\"(p))");

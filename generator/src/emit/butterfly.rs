@@ -87,21 +87,46 @@ pub(super) struct Butterfly {
     pub ops: Vec<LzOp>,
 }
 
+/// One radix-2 step of a butterfly on whole lazy elements:
+/// (x, y) ← (a + r^s b, a − r^s b), 0 ≤ s < 2k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Bf2 {
+    pub s: u32,
+    pub a: &'static str,
+    pub b: &'static str,
+    pub x: &'static str,
+    pub y: &'static str,
+}
+
+/// A program butterfly with input shifts `shifts` (input 0 unshifted,
+/// `Stage::input_unshifted`) as radix-2 steps: (inputs, outputs, steps).
+/// Radix 2 is one step; radix 4 is four, r^s1 factored out of the second
+/// column and ω_4 = r^(k/2) in the last step.  The local, fused and table
+/// variants all run a butterfly as these steps.
+pub(super) fn bf2_steps(k: usize, shifts: &[u32]) -> (Vec<&'static str>, Vec<&'static str>, Vec<Bf2>) {
+    assert!((shifts[0] as usize).is_multiple_of(2 * k), "input 0 of a butterfly is unshifted");
+    let m = |s: usize| (s % (2 * k)) as u32;
+    let bf = |s, a, b, x, y| Bf2 { s, a, b, x, y };
+    if shifts.len() == 2 {
+        (vec!["a", "b"], vec!["x", "y"], vec![bf(m(shifts[1] as usize), "a", "b", "x", "y")])
+    } else {
+        let (s1, s2, s3) = (shifts[1] as usize, shifts[2] as usize, shifts[3] as usize);
+        let steps = vec![
+            bf(m(s2), "a", "c", "t0", "t1"),
+            bf(m(s3 + 2 * k - s1), "b", "e", "u0", "u1"),
+            bf(m(s1), "t0", "u0", "x0", "x2"),
+            bf(m(s1 + k / 2), "t1", "u1", "x1", "x3"),
+        ];
+        (vec!["a", "b", "c", "e"], vec!["x0", "x1", "x2", "x3"], steps)
+    }
+}
+
 impl Butterfly {
     /// The butterfly of a program stage: radix 2, or radix 4 as four radix-2
     /// butterflies (ω_4 = r^(k/2)); input m is multiplied by r^shifts[m].
     pub fn of(k: usize, slots: &[usize], shifts: &[u32]) -> Butterfly {
-        let m = |s: usize| (s % (2 * k)) as u32;
-        let (inputs, outputs, ops) = if slots.len() == 2 {
-            (vec!["a", "b"], vec!["x", "y"], lazy_bf_ops(k, shifts[1], ["a", "b", "x", "y"]))
-        } else {
-            let (s1, s2, s3) = (shifts[1] as usize, shifts[2] as usize, shifts[3] as usize);
-            let mut ops = lazy_bf_ops(k, m(s2), ["a", "c", "t0", "t1"]);
-            ops.extend(lazy_bf_ops(k, m(s3 + 2 * k - s1), ["b", "e", "u0", "u1"]));
-            ops.extend(lazy_bf_ops(k, m(s1), ["t0", "u0", "x0", "x2"]));
-            ops.extend(lazy_bf_ops(k, m(s1 + k / 2), ["t1", "u1", "x1", "x3"]));
-            (vec!["a", "b", "c", "e"], vec!["x0", "x1", "x2", "x3"], ops)
-        };
+        let (inputs, outputs, steps) = bf2_steps(k, shifts);
+        let ops = steps.iter().flat_map(|st| lazy_bf_ops(k, st.s, [st.a, st.b, st.x, st.y])).collect();
         Butterfly { k, slots: slots.to_vec(), inputs, outputs, ops }
     }
 

@@ -24,6 +24,7 @@ pub mod sig;
 mod table;
 mod table_layout;
 mod twiddle_put;
+pub mod warp_stages;
 
 use std::sync::OnceLock;
 
@@ -514,6 +515,9 @@ pub fn dft_kernel(
         let mut ctx = context::dft(prime, program, &kname, variant, segments, twiddled)?;
         if variant == Variant::Digits {
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
+        }
+        if variant == Variant::Table {
+            table::kernel_context(prime.k(), program, opts, &mut ctx);
         }
         src.push_str(&render(tpl, &ctx)?);
         let sig = sig::pass(&kname, variant);

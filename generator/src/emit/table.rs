@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::butterfly::lazy_bf;
 use super::table_layout::TableLayout;
 use super::twiddle_put::TwiddlePut;
-use super::{EmitError, LOCAL_MAX_BYTES, LOCAL_THREADS};
+use super::{warp_stages, EmitError, KernelOptions, LOCAL_MAX_BYTES, LOCAL_THREADS};
 use crate::unroll::{Program, Stage};
 
 /// Blocks per work-group and work-items per block of the table variant of DFT_n.
@@ -158,4 +158,27 @@ pub(super) fn context(
     ctx.insert("sh_type", "char");
     ctx.insert("table_stages", &stages);
     Ok(())
+}
+
+/// What a table kernel prints beyond [`context`] for the kernel options:
+/// whether its stages run in registers through the warp
+/// ([`warp_stages::applies`]; then its blocks are laid out an element per
+/// row of k + 1 words, the rows a warp reads in the stages and those the
+/// loads and stores touch both without bank conflicts), and with emulated
+/// shuffles the local memory they take.
+pub(super) fn kernel_context(k: usize, program: &Program, opts: &KernelOptions, ctx: &mut tera::Context) {
+    let (groups, tpd) = shape(k, program.size);
+    let threads = groups * tpd;
+    let warp = warp_stages::applies(k, program.size, threads, opts);
+    let emulated = warp && !opts.ptx;
+    ctx.insert("warp_stages", &warp);
+    ctx.insert("warp_emulated", &emulated);
+    if warp {
+        ctx.insert("element_stride", &slot_stride(k));
+        ctx.insert("warp_code", &warp_stages::lane_code(k, program));
+        ctx.insert("shuffles", &warp_stages::shuffles(k, program));
+        let words = groups * program.size * slot_stride(k);
+        // SL and SH (9 bytes a digit), and the emulated shuffles' word and high part a work-item
+        ctx.insert("lmem_bytes", &(words * 9 + if emulated { threads * 12 } else { 0 }));
+    }
 }
