@@ -100,6 +100,22 @@ fn check_pass(fk: &FieldKernels, prime: &Prime, radix: usize, n: usize, p: usize
 
 /// [`check_pass`] for some variants.
 fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: usize, n: usize, p: usize, vecs: usize) {
+    check_pass_parts(fk, prime, variants, radix, n, p, vecs, None)
+}
+
+/// [`check_pass_of`], the pass whole or (`halves` = Some(shift)) as two
+/// halves by bit `shift` of the block index, the second on the side queue.
+#[allow(clippy::too_many_arguments)]
+fn check_pass_parts(
+    fk: &FieldKernels,
+    prime: &Prime,
+    variants: &[Variant],
+    radix: usize,
+    n: usize,
+    p: usize,
+    vecs: usize,
+    halves: Option<u32>,
+) {
     let k = prime.k();
     let total = n * vecs;
     let x = inputs(&Field::new(prime), total, (radix * 31 + n * 7 + p) as u64);
@@ -115,22 +131,37 @@ fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: 
         for layout in layouts(variant) {
             let bx = fk.upload(&laid_out(&x, k, layout.input_element_major)).unwrap();
             let by = fk.alloc(total * k).unwrap();
-            fk.pass(
-                variant,
-                radix,
-                std::slice::from_ref(&bx),
-                std::slice::from_ref(&by),
-                &bw,
-                [total as u64, n as u64, p as u64],
-                log_t,
-                tw_shift,
-                (total / radix) as u64,
-                PassPart::Whole,
-                layout,
-            )
-            .unwrap();
+            let parts = match halves {
+                None => vec![PassPart::Whole],
+                Some(shift) => {
+                    fk.fork().unwrap();
+                    vec![PassPart::Half { shift, half: 0 }, PassPart::Half { shift, half: 1 }]
+                }
+            };
+            for part in parts {
+                fk.pass(
+                    variant,
+                    radix,
+                    std::slice::from_ref(&bx),
+                    std::slice::from_ref(&by),
+                    &bw,
+                    [total as u64, n as u64, p as u64],
+                    log_t,
+                    tw_shift,
+                    (total / radix) as u64,
+                    part,
+                    layout,
+                )
+                .unwrap();
+            }
+            if halves.is_some() {
+                fk.join().unwrap();
+            }
             let got = read_back(&fk.download(&by).unwrap(), k, layout.output_element_major);
-            let what = format!("{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} ({layout:?})", fk.radix().number());
+            let what = format!(
+                "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} halves {halves:?} ({layout:?})",
+                fk.radix().number()
+            );
             assert_outputs(&got, &want, &what);
         }
     }
@@ -369,8 +400,9 @@ fn the_digits_warp_path_with_emulated_shuffles_matches_the_host() {
 /// rotations as shuffles of the warp (`emit::warp_stages`, on NVIDIA with
 /// PTX), here with the shuffles emulated through local memory
 /// (`KernelOptions::warp_emulation`): every catalog k whose DFT_K fits a
-/// warp, both radices, the first pass and twiddled ones, one vector and two,
-/// a partial last work-group, against the host.
+/// warp, both radices, the first pass and twiddled ones, one vector and
+/// several, a partial last work-group, the stores of output runs (p < G),
+/// and a pass in halves, against the host.
 #[test]
 fn the_table_stages_through_the_warp_with_emulated_shuffles_match_the_host() {
     let s = session();
@@ -386,6 +418,11 @@ fn the_table_stages_through_the_warp_with_emulated_shuffles_match_the_host() {
             check_pass_of(&fk, prime, &only, kk, kk, 1, 2);
             check_pass_of(&fk, prime, &only, kk, kk * kk, kk, 1);
             check_pass_of(&fk, prime, &only, kk, 2 * kk, 2, 3);
+            // the stores of output runs (p < G, a work-group's blocks in one vector), and a pass in
+            // halves (by a bit below p, so that for k = 2, G = 64, it keeps the blocks' own stores)
+            check_pass_of(&fk, prime, &only, kk, 64 * kk, 1, 1);
+            check_pass_of(&fk, prime, &only, kk, 64 * kk, 2, 2);
+            check_pass_parts(&fk, prime, &only, kk, 64 * kk, 32, 1, Some(4));
         }
     }
 }

@@ -194,10 +194,43 @@ pub fn half_block() -> &'static IndexMap {
     })
 }
 
+/// e mod 2^b, as a − ⌊a / 2^b⌋·2^b.
+fn low_bits(a: Ix, b: Ix) -> Ix {
+    sub(a.clone(), shl(shr(a, b.clone()), b))
+}
+
+/// Where p < G blocks i0, …, i0 + G − 1 of a work-group (i0 a multiple of G,
+/// both powers of two) write their outputs, G·R consecutive elements from
+/// vec·n + i0·R: element e of that run is output t = (e mod pR) / p of the
+/// work-group's block (e / pR)·p + e mod p ([`output_run_block`]).  Written
+/// with lp = log2 p and lr = log2 R, so that a warp's consecutive e are
+/// consecutive words of each digit plane.
+pub fn output_run_slot() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_RUN_T",
+        params: &["e", "lp", "lr"],
+        expr: shr(low_bits(var("e"), add(var("lp"), var("lr"))), var("lp")),
+        doc: "element e of a work-group's output run (p < its blocks, p = 2^lp, R = 2^lr) is output (e mod pR) / p ...",
+    })
+}
+
+/// The block of a work-group that element e of its output run comes from
+/// ([`output_run_slot`]): (e / pR)·p + e mod p.
+pub fn output_run_block() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_RUN_BLOCK",
+        params: &["e", "lp", "lr"],
+        expr: add(shl(shr(var("e"), add(var("lp"), var("lr"))), var("lp")), low_bits(var("e"), var("lp"))),
+        doc: "... of the work-group's block (e / pR) p + e mod p",
+    })
+}
+
 /// The maps as C macros, for the kernels' shared header.
 pub fn render_macros() -> String {
     let mut out = String::from("/* The Stockham index maps of a pass (R, p) (generator/src/maps.rs; block g = vec (n/R) + i) */\n");
-    for m in [stockham_input(), stockham_output(), twiddle_exponent(), half_block()] {
+    for m in [stockham_input(), stockham_output(), twiddle_exponent(), half_block(), output_run_slot(), output_run_block()] {
         out.push_str(&m.c_macro());
     }
     out
@@ -259,6 +292,29 @@ mod tests {
                     if f.name.contains("fused") { &["SRGFN_IN(", "SRGFN_TW_EXP("] } else { &["SRGFN_IN(", "SRGFN_OUT(", "SRGFN_TW_EXP("] };
                 for m in maps {
                     assert!(calls.contains(m), "{expr} {}: {m} defined but not called", f.name);
+                }
+            }
+        }
+    }
+
+    /// The output run of a work-group of G blocks with p < G is G·R
+    /// consecutive elements: element e is, by `SRGFN_OUT`, output t of block
+    /// b of the run maps (so every output of the G blocks once).
+    #[test]
+    fn the_output_run_covers_the_work_groups_outputs_once() {
+        let (n, vec) = (1u64 << 12, 2u64);
+        for (g, lr) in [(8u64, 5u32), (16, 4), (32, 3), (64, 2)] {
+            let r = 1u64 << lr;
+            for lp in 0..g.trailing_zeros() {
+                let p = 1u64 << lp;
+                let i0 = 3 * g;
+                for e in 0..g * r {
+                    let t = output_run_slot().eval(&[e, lp as u64, lr as u64]);
+                    let b = output_run_block().eval(&[e, lp as u64, lr as u64]);
+                    assert!(t < r && b < g, "G = {g} R = {r} p = {p} e = {e}");
+                    let i = i0 + b;
+                    let out = stockham_output().eval(&[vec, n, i, i % p, t, r, p]);
+                    assert_eq!(out, vec * n + i0 * r + e, "G = {g} R = {r} p = {p} e = {e}");
                 }
             }
         }

@@ -86,6 +86,7 @@ pub fn dft(
     c.insert("params", &sig.c_params_for(segments));
     c.insert("prologue", &sig.prologue(segments));
     c.insert("size", &prog.size);
+    c.insert("log_size", &prog.size.trailing_zeros());
     c.insert("radix", &prog.radix.number());
     c.insert("formula", &prog.formula.to_string());
     c.insert("desc", &prog.descriptor());

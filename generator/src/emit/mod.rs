@@ -517,7 +517,7 @@ pub fn dft_kernel(
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }
         if variant == Variant::Table {
-            table::kernel_context(prime.k(), program, opts, &mut ctx);
+            table::kernel_context(prime.k(), &kname, program, twiddled, opts, &mut ctx);
         }
         src.push_str(&render(tpl, &ctx)?);
         let sig = sig::pass(&kname, variant);

@@ -162,23 +162,34 @@ pub(super) fn context(
 
 /// What a table kernel prints beyond [`context`] for the kernel options:
 /// whether its stages run in registers through the warp
-/// ([`warp_stages::applies`]; then its blocks are laid out an element per
-/// row of k + 1 words, the rows a warp reads in the stages and those the
-/// loads and stores touch both without bank conflicts), and with emulated
+/// ([`warp_stages::applies`]; then its blocks take the layout the bank
+/// model chose for the loads, the stages and both stores,
+/// [`warp_stages::WarpLayout`], the stages leave output t in slot t, and a
+/// store of p < G writes the work-group's output run), and with emulated
 /// shuffles the local memory they take.
-pub(super) fn kernel_context(k: usize, program: &Program, opts: &KernelOptions, ctx: &mut tera::Context) {
+pub(super) fn kernel_context(k: usize, name: &str, program: &Program, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) {
     let (groups, tpd) = shape(k, program.size);
     let threads = groups * tpd;
     let warp = warp_stages::applies(k, program.size, threads, opts);
     let emulated = warp && !opts.ptx;
     ctx.insert("warp_stages", &warp);
     ctx.insert("warp_emulated", &emulated);
+    // the store phases read output t from slot out_slot[t], or from slot t after the warp stages
+    ctx.insert("out_slot", &if warp { "t".to_string() } else { format!("{name}_out_slot[t]") });
+    // the store of p < G by output runs (maps.rs, output_run_slot): G a power of two, in the first pass
+    // (p = 1) and in twiddled ones where a plan's p can be below G (p >= K = 2k there: k <= 4).  H200,
+    // v32c: the path in every twiddled kernel took k = 8's from 80 to 99 registers and its passes 7% longer
+    ctx.insert("run_store", &(warp && groups.is_power_of_two() && (!twiddled || 2 * k < groups)));
+    ctx.insert("log_groups", &groups.trailing_zeros());
     if warp {
-        ctx.insert("element_stride", &slot_stride(k));
+        // SL and SH (9 bytes a digit), and the emulated shuffles' word and high part a work-item
+        let scratch = if emulated { threads * 12 } else { 0 };
+        let layout =
+            warp_stages::WarpLayout::of(k, program.size, groups, (LOCAL_MAX_BYTES - scratch) / 9, twiddled).expect("the shape's rows fit");
+        ctx.insert("warp_layout", &layout);
         ctx.insert("warp_code", &warp_stages::lane_code(k, program));
         ctx.insert("shuffles", &warp_stages::shuffles(k, program));
-        let words = groups * program.size * slot_stride(k);
-        // SL and SH (9 bytes a digit), and the emulated shuffles' word and high part a work-item
-        ctx.insert("lmem_bytes", &(words * 9 + if emulated { threads * 12 } else { 0 }));
+        ctx.insert("lmem_words", &layout.words);
+        ctx.insert("lmem_bytes", &(layout.words * 9 + scratch));
     }
 }

@@ -23,6 +23,9 @@
 //! header); with `KernelOptions::warp_emulation` they go through local
 //! memory and barriers, so that PoCL runs the same code in the tests.
 
+use serde::Serialize;
+
+use super::banks::wavefronts_lazy;
 use super::butterfly::{bf2_steps, Bf2};
 use super::KernelOptions;
 use crate::unroll::Program;
@@ -36,6 +39,113 @@ const WARP: usize = 32;
 /// or emulated for tests).
 pub fn applies(k: usize, n: usize, threads: usize, opts: &KernelOptions) -> bool {
     n == 2 * k && k <= WARP && threads.is_multiple_of(WARP) && (opts.ptx || opts.warp_emulation)
+}
+
+/// Where a work-group of the warp stages keeps digit d of slot q of block gi
+/// in `SL` and `SH`: q·`slot_stride` + gi·`block_stride` + d.  After the
+/// stages each block's outputs are in natural order (slot t holds output t),
+/// so that the store phases read slot t.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WarpLayout {
+    /// Words from slot q to slot q + 1 of a block.
+    pub slot_stride: usize,
+    /// Words from block gi to block gi + 1.
+    pub block_stride: usize,
+    /// Words of `SL` (and bytes of `SH`) the work-group's blocks take.
+    pub words: usize,
+}
+
+impl WarpLayout {
+    /// Index of digit d of slot q of block gi.
+    pub fn index(&self, q: usize, d: usize, gi: usize) -> usize {
+        q * self.slot_stride + gi * self.block_stride + d
+    }
+
+    /// Wavefronts of `SL` and `SH` accesses of one work-group of G = `groups`
+    /// blocks of DFT_n (`threads` = G·k work-items) for one pass of each
+    /// kind, by the bank model (`banks.rs`): the loads' writes (element
+    /// e = lid + j·threads is input e / G of block e mod G, digits unrotated
+    /// as in a first pass), the stages' reads and writes (lane gi·k + d, one
+    /// slot at a time), the stores' reads of p ≥ G (as the loads) and of an
+    /// output run (p = 1: element e is output e mod n of block e / n).
+    pub fn wavefronts(&self, k: usize, n: usize, groups: usize) -> usize {
+        self.wavefronts_by(k, n, groups, wavefronts_lazy)
+    }
+
+    /// [`WarpLayout::wavefronts`] with the cost of one warp access given.
+    fn wavefronts_by(&self, k: usize, n: usize, groups: usize, cost: fn(&[usize]) -> usize) -> usize {
+        let threads = groups * k;
+        let mut total = 0;
+        let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| -> usize {
+            (0..count.div_ceil(32))
+                .map(|w| {
+                    let idx: Vec<usize> = (32 * w..(32 * w + 32).min(count)).map(lanes).map(|(q, d, gi)| self.index(q, d, gi)).collect();
+                    cost(&idx)
+                })
+                .sum()
+        };
+        for d in 0..k {
+            // loads and the stores of p >= G, one digit at a time
+            total += 2 * warps(&|e| (e / groups, d, e % groups), n * groups);
+            // the stores of an output run
+            total += warps(&|e| (e % n, d, e / n), n * groups);
+        }
+        for q in 0..n {
+            // the stages: read and write slot q
+            total += 2 * warps(&|lid| (q, lid % k, lid / k), threads);
+        }
+        total
+    }
+
+    /// The layout of a kernel: for a twiddled pass the compact one, each
+    /// element a row of k + 1 words, slot by slot ([`WarpLayout::rows`]); for
+    /// the first pass (p = 1, whose stores are an output run) the one the
+    /// bank model prefers ([`WarpLayout::search`]).  H200, v32b (the searched
+    /// layout for both kernels, `perf/h200-v32/layout`): the first passes ran
+    /// faster (k = 8 2^24 1.07 → 0.57 ms, k = 16 2^20 0.111 → 0.091 with the
+    /// output runs), the twiddled ones 1–7% slower with 5–10% more local
+    /// memory per work-group, which the model does not count.
+    pub fn of(k: usize, n: usize, groups: usize, max_words: usize, twiddled: bool) -> Option<WarpLayout> {
+        if twiddled {
+            Some(WarpLayout::rows(k, n, groups)).filter(|l| l.words <= max_words)
+        } else {
+            WarpLayout::search(k, n, groups, max_words)
+        }
+    }
+
+    /// Each element a row of k + 1 words, the blocks' rows of one slot side
+    /// by side.
+    pub fn rows(k: usize, n: usize, groups: usize) -> WarpLayout {
+        WarpLayout { slot_stride: groups * (k + 1), block_stride: k + 1, words: n * groups * (k + 1) }
+    }
+
+    /// The layout with the fewest wavefronts among slot-major rows (blocks
+    /// side by side in a slot) and block-major ones (slots in a row per
+    /// block), each row of k digits padded by up to 3 words and each slot or
+    /// block by up to 15, within `max_words`; the first of equals (the
+    /// smallest).
+    pub fn search(k: usize, n: usize, groups: usize, max_words: usize) -> Option<WarpLayout> {
+        let mut best: Option<(usize, WarpLayout)> = None;
+        for row in k..k + 4 {
+            for pad in 0..16 {
+                let slot_major = (groups * row + pad, row);
+                let block_major = (row, n * row + pad);
+                for (slot_stride, block_stride) in [slot_major, block_major] {
+                    let l = WarpLayout { slot_stride, block_stride, words: 0 };
+                    let words = l.index(n - 1, k - 1, groups - 1) + 1;
+                    if words > max_words {
+                        continue;
+                    }
+                    let l = WarpLayout { words, ..l };
+                    let cost = l.wavefronts(k, n, groups);
+                    if best.is_none_or(|(c, b)| cost < c || (cost == c && words < b.words)) {
+                        best = Some((cost, l));
+                    }
+                }
+            }
+        }
+        best.map(|(_, l)| l)
+    }
 }
 
 /// The lazy element of slot q in this lane's registers.
@@ -103,8 +213,9 @@ pub fn lane_code(k: usize, program: &Program) -> String {
             v.push("}".to_string());
         }
     }
-    for q in 0..n {
-        v.push(format!("SL[SLOT({q}, d, gi)] = L{q}; SH[SLOT({q}, d, gi)] = (char)H{q};"));
+    // output t (in slot output_slots[t]) back to slot t
+    for (t, &q) in program.output_slots.iter().enumerate() {
+        v.push(format!("SL[SLOT({t}, d, gi)] = L{q}; SH[SLOT({t}, d, gi)] = (char)H{q};"));
     }
     v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
 }
@@ -127,6 +238,36 @@ mod tests {
     use crate::emit::{emit_with, MulForm};
     use crate::prime::Prime;
     use crate::rules::Radix;
+
+    /// The layouts the search picks: within local memory, one place per
+    /// digit, and within half of the bank model's floor (each warp access in
+    /// 3 wavefronts: two half-warps of 64-bit words, one of bytes); for
+    /// k = 16 (the table variant's default) the 64-bit accesses at their
+    /// floor (the bytes take two wavefronts in places).
+    #[test]
+    fn the_warp_layouts_are_near_conflict_free() {
+        for k in [2usize, 4, 8, 16, 32] {
+            let n = 2 * k;
+            let (groups, tpd) = crate::emit::table_shape(k, n);
+            let l = WarpLayout::search(k, n, groups, crate::emit::LOCAL_MAX_BYTES / 9).unwrap();
+            assert!(l.words * 9 <= crate::emit::LOCAL_MAX_BYTES);
+            let mut seen = std::collections::HashSet::new();
+            for q in 0..n {
+                for gi in 0..groups {
+                    for d in 0..k {
+                        assert!(l.index(q, d, gi) < l.words && seen.insert(l.index(q, d, gi)), "k = {k}");
+                    }
+                }
+            }
+            let warps = |count: usize| count.div_ceil(32);
+            let accesses = 3 * k * warps(n * groups) + 2 * n * warps(groups * tpd);
+            let (cost, floor) = (l.wavefronts(k, n, groups), 3 * accesses);
+            assert!(2 * cost <= 3 * floor, "k = {k}: {cost} wavefronts, floor {floor} ({l:?})");
+            if k == 16 {
+                assert_eq!(l.wavefronts_by(k, n, groups, crate::emit::banks::wavefronts_u64), 2 * accesses, "k = {k}: {l:?}");
+            }
+        }
+    }
 
     /// The table kernels of DFT_K run their stages through the warp exactly
     /// where shuffles exist (PTX, or emulated), with one shuffle per shifted
