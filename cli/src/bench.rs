@@ -51,6 +51,9 @@ pub struct BenchArgs {
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
     #[arg(long, alias = "variants", value_enum, value_delimiter = ',')]
     pub variant: Vec<VariantArg>,
+    /// Run the variant each size takes by default, as `srgfn fft` does (on NVIDIA k = 8 takes the table variant from 2^18), instead of the variants above.
+    #[arg(long, conflicts_with = "variant")]
+    pub default_variant: bool,
     /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fuse: Vec<FuseArg>,
@@ -97,7 +100,14 @@ pub struct BenchArgs {
 /// What one series measures at each of its sizes.
 #[derive(Clone, Copy)]
 enum Kind {
-    Forward { radix: Radix, variant: Variant, mul: Option<MulForm>, fuse: Option<bool>, halves: Option<bool> },
+    /// `variant`: None for the size's default (`emit::plan_variant`).
+    Forward {
+        radix: Radix,
+        variant: Option<Variant>,
+        mul: Option<MulForm>,
+        fuse: Option<bool>,
+        halves: Option<bool>,
+    },
     NoTrick,
     SmallPrimes,
 }
@@ -125,10 +135,12 @@ impl Series {
         self.last.map(|(l, s)| s * 2f64.powi(log_n as i32 - l as i32) * log_n as f64 / l as f64 * 1.2)
     }
 
-    /// The variant whose plans the series makes (the prime's default for the baselines).
+    /// The variant whose plans the series makes (the prime's default for the
+    /// baselines and the default series; those of a size may differ, but not
+    /// in the memory they need: `Variant::table_words`).
     fn variant(&self) -> Variant {
         match self.kind {
-            Kind::Forward { variant, .. } => variant,
+            Kind::Forward { variant: Some(variant), .. } => variant,
             _ => variants_for(&self.prime)[0],
         }
     }
@@ -137,7 +149,7 @@ impl Series {
         if self.fft.is_none() {
             let opts = match self.kind {
                 Kind::Forward { radix, variant, mul, fuse, halves } => {
-                    FftOptions { radix: Some(radix), variant: Some(variant), mul, max_buffer: None, fuse, halves }
+                    FftOptions { radix: Some(radix), variant, mul, max_buffer: None, fuse, halves }
                 }
                 _ => FftOptions::default(),
             };
@@ -180,12 +192,12 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
         let (min_log, max_log) = (args.min_log.unwrap_or(lo).max(1), args.max_log.unwrap_or(hi).min(prime.two_adicity()));
-        let variants: Vec<Variant> = if !args.variant.is_empty() {
-            args.variant.iter().map(|&v| check_variant(&prime, v)).collect::<Result<_>>()?
-        } else if gpu {
-            variants_for(&prime)
+        let variants: Vec<Option<Variant>> = if !args.variant.is_empty() {
+            args.variant.iter().map(|&v| check_variant(&prime, v).map(Some)).collect::<Result<_>>()?
+        } else if gpu && !args.default_variant && !args.quick {
+            variants_for(&prime).into_iter().map(Some).collect()
         } else {
-            variants_for(&prime)[..1].to_vec()
+            vec![None]
         };
         let mut add = |kind| series.push(Series { prime: prime.clone(), kind, min_log, max_log, fft: None, last: None, stopped: false });
         if args.small_primes_only {
@@ -203,7 +215,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
                 for &mul in &muls {
                     for &fuse in &fusions {
                         // an explicit "on" runs where the variant has a fused kernel
-                        if fuse != Some(true) || has_fused(&prime, variant, radix) {
+                        if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), radix) {
                             for &halves in &halves {
                                 add(Kind::Forward { radix, variant, mul, fuse, halves });
                             }

@@ -233,8 +233,14 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
     // the vectors between launches: the first launch's output (emit::digits::PassLayout)
     let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, prime.k(), 0, shape.launches().len()).output_element_major;
+    // the variant this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant)
+    let with_ptx =
+        srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
+    let nvidia = srgfn_gen::emit::plan_variant(&prime, None, fuse, log_n, &with_ptx);
     if args.json {
         let mut value = serde_json::to_value(&shape)?;
+        value["variant"] = serde_json::Value::String(variant.name().to_string());
+        value["variant_on_nvidia"] = serde_json::Value::String(nvidia.name().to_string());
         value["halves"] = serde_json::to_value(halves)?;
         value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
         println!("{}", serde_json::to_string_pretty(&value)?);
@@ -252,6 +258,17 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         if element_major {
             println!(
                 "the vectors between launches are element-major (digit d of element e at word e·k + d); the input and output digit-major"
+            );
+        }
+        if nvidia != variant {
+            let other = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
+            let halves = plan_halves(&prime, nvidia, radix, &other, args.halves.map(HalvesArg::on));
+            println!(
+                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}",
+                nvidia.name(),
+                other.passes.len(),
+                other.launches().len(),
+                halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift))
             );
         }
     }

@@ -425,7 +425,7 @@ pub fn bench_forward(
         Some(false) => "-whole",
         None => "",
     };
-    let variant = format!("srgfn-r{}-{}{fused}{halves}-{mul}{ptx}", radix.number(), fft.variant().name());
+    let variant = format!("srgfn-r{}-{}{fused}{halves}-{mul}{ptx}", radix.number(), plan.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
     rec.twiddle_products = shape.general_twiddle_products() as f64;
     if let Some(g) = core_rate_g {

@@ -51,7 +51,11 @@ pub struct Fft {
     /// The kernels emitted for vectors in segments, by segment count (made on demand).
     segmented: Arc<Mutex<BTreeMap<u32, Arc<FieldKernels>>>>,
     field: Arc<Field>,
+    /// The caller's variant, else the prime's default ([`emit::variants_for`]).
     variant: Variant,
+    /// Whether the caller chose the variant ([`FftOptions::variant`]); if not,
+    /// each plan takes its size's ([`emit::plan_variant`]).
+    variant_chosen: bool,
     /// The caller's choice of fusion ([`FftOptions::fuse`]).
     fuse: Option<bool>,
     /// The caller's choice of halves ([`FftOptions::halves`]).
@@ -65,7 +69,8 @@ pub struct Fft {
 pub struct FftOptions {
     /// Radix of the DFT_K expansion (default: `emit::default_radix`, 2 for k = 16, else 4).
     pub radix: Option<Radix>,
-    /// Base-case variant (default: the first of [`emit::variants_for`]).
+    /// Base-case variant (default: the first of [`emit::variants_for`], or
+    /// per size where [`emit::plan_variant`] picks another).
     pub variant: Option<Variant>,
     /// Multiplication form (default: `SRGFN_MUL` when set, else wide64).
     pub mul: Option<MulForm>,
@@ -120,6 +125,7 @@ impl Fft {
             segmented: Arc::default(),
             field: Arc::new(Field::new(prime)),
             variant,
+            variant_chosen: opts.variant.is_some(),
             fuse: opts.fuse,
             halves: opts.halves,
             max_buffer,
@@ -166,9 +172,16 @@ impl Fft {
         device.max_alloc_bytes = self.max_buffer;
         device
     }
-    /// The base-case variant the transforms use.
+    /// The base-case variant: the caller's, else the prime's default.  Plans
+    /// of some sizes take another where the caller chose none
+    /// ([`Fft::variant_for`], [`Plan::variant`]).
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+    /// The variant a plan of size 2^log_n runs ([`emit::plan_variant`]).
+    pub fn variant_for(&self, log_n: u32) -> Variant {
+        let chosen = self.variant_chosen.then_some(self.variant);
+        emit::plan_variant(self.prime(), chosen, self.fuse, log_n, &self.kernels.options())
     }
     /// The halves asked for in [`FftOptions::halves`] (`None`: the default).
     pub fn halves_option(&self) -> Option<bool> {
@@ -182,7 +195,7 @@ impl Fft {
     /// The passes and launches of a transform of size 2^log_n on `batch`
     /// vectors with these kernels ([`emit::plan_shape`]).
     pub(crate) fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
-        Ok(emit::plan_shape(self.prime(), self.variant, self.radix(), self.fuse, log_n, batch)?)
+        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), self.radix(), self.fuse, log_n, batch)?)
     }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {
@@ -201,7 +214,7 @@ impl Fft {
         }
         let shape = self.shape(n.trailing_zeros(), 1)?;
         let segments = memory::vector_segments(self.prime().k(), n as u128, self.max_buffer).unwrap_or(1);
-        self.kernels_for(segments)?.prepare(self.variant, &shape)
+        self.kernels_for(segments)?.prepare(self.variant_for(n.trailing_zeros()), &shape)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -304,7 +317,7 @@ impl Fft {
     /// besides the plan's scratch and table); else the four-step split that
     /// streams it through host memory, when the device is what is short.
     fn streamed(&self, la: usize, lb: usize, n: usize) -> Result<Option<FourStep>> {
-        let need = memory::plan_need_split(self.prime(), self.variant, n as u128, 1, 2, self.max_buffer).0;
+        let need = memory::plan_need_split(self.prime(), self.variant_for(n.trailing_zeros()), n as u128, 1, 2, self.max_buffer).0;
         match memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "") {
             Ok(()) => Ok(None),
             Err(Error::OutOfMemory(s)) if s.device_short() && n.trailing_zeros() >= fourstep::min_log_n(self.prime()) => {
@@ -360,6 +373,8 @@ static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 /// make a plan per thread).
 pub struct Plan {
     fft: Fft,
+    /// The variant its launches run ([`Fft::variant_for`]).
+    variant: Variant,
     shape: PlanShape,
     /// The kernels of this plan's vectors (segmented ones where they are split).
     kernels: Arc<FieldKernels>,
@@ -383,23 +398,24 @@ impl Plan {
         }
         let prime = fft.prime().clone();
         let shape = fft.shape(log_n, batch)?;
+        let variant = fft.variant_for(log_n);
         let subject = if batch == 1 { format!("N = 2^{log_n}") } else { format!("N = 2^{log_n} × batch {batch}") };
-        let (need, segments) = memory::plan_need_split(&prime, fft.variant, shape.n as u128, batch as u128, 1, fft.max_buffer);
+        let (need, segments) = memory::plan_need_split(&prime, variant, shape.n as u128, batch as u128, 1, fft.max_buffer);
         memory::check(&subject, need, Some(&fft.limits()), "")?;
         let k = prime.k();
         let total = shape.n * batch;
         let seg = total / segments as usize;
         let kernels = fft.kernels_for(segments)?;
-        kernels.prepare(fft.variant, &shape)?;
+        kernels.prepare(variant, &shape)?;
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
         // N ≤ K: every twiddle is a power of r, and no entry is read (one zero entry in the variant's layout)
         let table = if shape.table_len > 0 {
-            twiddle_table(&kernels, &fft.field, &shape, fft.variant)?
+            twiddle_table(&kernels, &fft.field, &shape, variant)?
         } else {
-            kernels.upload(&vec![0; fft.variant.table_words(k, 1)])?
+            kernels.upload(&vec![0; variant.table_words(k, 1)])?
         };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
-        let halves = emit::plan_halves(&prime, fft.variant, fft.radix(), &shape, fft.halves);
+        let halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves);
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
             session: fft.session().id(),
@@ -408,7 +424,7 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, shape, kernels, seg, scratch, halves, table, n_inv, owner })
+        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, table, n_inv, owner })
     }
 
     /// The launches this plan runs as two halves side by side, if any
@@ -422,6 +438,10 @@ impl Plan {
         self.owner.plan
     }
 
+    /// The base-case variant this plan's launches run ([`Fft::variant_for`]).
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
     /// The launches of a transform (passes, their radices and twiddles).
     pub fn shape(&self) -> &PlanShape {
         &self.shape
@@ -487,10 +507,10 @@ impl Plan {
             match launch {
                 Launch::Single(pass) => {
                     // the digits variant keeps the vectors between launches element-major where that pays
-                    let layout = PassLayout::of_launch(self.fft.variant, kernels.k(), j, launches.len());
+                    let layout = PassLayout::of_launch(self.variant, kernels.k(), j, launches.len());
                     for part in parts {
                         kernels.pass(
-                            self.fft.variant,
+                            self.variant,
                             pass.radix,
                             &v.bufs,
                             &self.scratch,

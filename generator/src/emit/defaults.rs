@@ -117,6 +117,34 @@ pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
     (8, Radix::R4, 18),
 ];
 
+/// (k, smallest log2 N) where a plan takes the table variant instead of the
+/// prime's default when the caller chose no variant and the table variant
+/// runs its stages through the warp (`warp_stages::applies`: NVIDIA with
+/// PTX) and fusion is not asked for.  H200, v32d (docs/perf/h200-v32/twiddled,
+/// both radix 4 in one call): k = 8 table against local (fused up to 2^18)
+/// 2^18 0.118 against 0.129 ms, 2^19 0.205 / 0.210, 2^20 0.340 / 0.375,
+/// 2^21 0.757 / 0.787, 2^22 1.558 / 1.566, 2^24 6.255 / 6.363; fused local
+/// stays ahead at 2^16 and 2^17 (0.045 / 0.076 against 0.076 / 0.076).
+pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 18)];
+
+/// The variant a plan of size 2^log_n runs: the caller's (`chosen`), else
+/// the prime's default ([`variants_for`]), or the table variant where
+/// [`TABLE_WARP_DEFAULT_MIN_LOG_N`] says so for these kernel options.
+pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, fuse: Option<bool>, log_n: u32, opts: &super::KernelOptions) -> Variant {
+    if let Some(v) = chosen {
+        return v;
+    }
+    let k = prime.k();
+    let (groups, tpd) = super::table::shape(k, 2 * k);
+    let warp = super::warp_stages::applies(k, 2 * k, groups * tpd, opts);
+    let table = warp && fuse != Some(true) && TABLE_WARP_DEFAULT_MIN_LOG_N.iter().any(|&(tk, min)| tk == k && log_n >= min);
+    if table && variants_for(prime).contains(&Variant::Table) {
+        Variant::Table
+    } else {
+        variants_for(prime)[0]
+    }
+}
+
 /// Whether `variant` of the prime has the fused kernel of two DFT_K levels
 /// (the local variant, when two levels of blocks fit local memory).
 pub fn has_fused(prime: &Prime, variant: Variant, radix: Radix) -> bool {
@@ -236,6 +264,26 @@ mod tests {
     /// twiddled pass of radix K): the file carries them, its source names
     /// them in its first line (so they key the program cache), and the
     /// manifest lists them.
+    /// k = 8 plans take the table variant from 2^18 where its stages go
+    /// through the warp (PTX) and the caller chose neither a variant nor
+    /// fusion; elsewhere the prime's default.
+    #[test]
+    fn k8_plans_take_the_table_variant_where_its_stages_use_the_warp() {
+        let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
+        let k16 = Prime::parse("(2^62+2^36)^16+1").unwrap();
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
+        for log_n in 4..=24 {
+            let want = if log_n >= 18 { Variant::Table } else { Variant::Local };
+            assert_eq!(plan_variant(&k8, None, None, log_n, &ptx), want, "2^{log_n}");
+            assert_eq!(plan_variant(&k8, None, Some(false), log_n, &ptx), want, "2^{log_n}");
+            assert_eq!(plan_variant(&k8, None, Some(true), log_n, &ptx), Variant::Local);
+            assert_eq!(plan_variant(&k8, None, None, log_n, &plain), Variant::Local);
+            assert_eq!(plan_variant(&k8, Some(Variant::Local), None, log_n, &ptx), Variant::Local);
+            assert_eq!(plan_variant(&k16, None, None, log_n, &ptx), Variant::Table);
+        }
+    }
+
     #[test]
     fn register_caps_follow_the_table() {
         for (expr, radix) in [("(2^63+2^34)^8+1", Radix::R4), ("(2^63+2^34)^8+1", Radix::R2), ("(2^64-2^50)^4+1", Radix::R2)] {
