@@ -64,7 +64,7 @@ use serde::Serialize;
 
 use super::digit_bounds::{high_part_bytes, high_part_type, lazy_twiddle_outputs};
 use super::table::{require_no_output_shifts, StageCtx};
-use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES};
+use super::{EmitError, KernelOptions, Variant, LOCAL_MAX_BYTES, WARP};
 use crate::unroll::{Program, Stage};
 
 /// Largest DFT_n of the variant: lazy digits grow by one bit per butterfly
@@ -120,9 +120,6 @@ impl LoadRounds {
     }
 }
 
-/// Work-items of an NVIDIA warp: the twiddle phase's carries go through the
-/// warp (PTX shuffles) when an element's work-items fit one (k ≤ 64).
-const WARP: usize = 32;
 /// Words of the twiddle phase's staging per element: X2 (2k words, later the
 /// carries) and the twiddle's k digits.
 fn twiddle_stage_words(k: usize) -> usize {

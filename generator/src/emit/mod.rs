@@ -62,6 +62,10 @@ pub const LOCAL_MAX_BYTES: usize = 48 * 1024;
 pub const TABLE_MAX_K: usize = 32;
 /// Work-items a "table" work-group aims for.
 pub const LOCAL_THREADS: usize = 128;
+/// Work-items of an NVIDIA warp, the span of a shuffle: the digits variant's
+/// carries go through the warp where an element's work-items fit one
+/// (k ≤ 64), the table variant's stages where a block's digits do (k ≤ 32).
+pub(crate) const WARP: usize = 32;
 /// Tile edge of the transpose kernel (local size TILE × TILE).
 pub const TILE: usize = 16;
 

@@ -27,11 +27,8 @@ use serde::Serialize;
 
 use super::banks::wavefronts_lazy;
 use super::butterfly::{bf2_steps, Bf2};
-use super::KernelOptions;
+use super::{KernelOptions, WARP};
 use crate::unroll::Program;
-
-/// Lanes of a warp.
-const WARP: usize = 32;
 
 /// Whether the table variant's kernels of DFT_n run their stages in
 /// registers through the warp: n = 2k (a work-item per digit of each
