@@ -12,10 +12,11 @@
 //! butterfly, slot and shift is a constant of straight-line code (the
 //! program's radix-2 steps, `butterfly::bf2_steps`); the stages need no
 //! barrier between them.  The block goes through local memory twice, once
-//! into the registers after the loads and once back before the stores, in
-//! rows of k + 1 words per element (`SLOT` of lazy_block.cl.tera with an
-//! element stride), so that a warp's accesses to one slot are two runs of
-//! consecutive words.  Before (`table.rs`), each stage read and wrote every
+//! into the registers after the loads and once back before the stores, the
+//! outputs then in natural order, in the layout [`WarpLayout`] gives (a
+//! twiddled kernel's: rows of k + 1 words, so that a warp's accesses to one
+//! slot are runs of consecutive words; a first pass's: the bank model's
+//! choice for its output-run stores).  Before (`table.rs`), each stage read and wrote every
 //! digit and high part through local memory, with the shifts read from
 //! `__constant` tables into run-time rotations.
 //!
