@@ -424,13 +424,27 @@ impl FieldKernels {
     /// Before the first half-launch: the side queue waits for everything
     /// enqueued so far on the session's queue.
     pub fn fork(&self) -> Result<()> {
-        queue_waits_for(&self.session.side_queue, &self.session.queue)
+        self.queue_waits_for(&self.session.side_queue, &self.session.queue)
     }
 
     /// After the last half-launch: the session's queue waits for everything
     /// enqueued so far on the side queue, so later commands see both halves.
     pub fn join(&self) -> Result<()> {
-        queue_waits_for(&self.session.queue, &self.session.side_queue)
+        self.queue_waits_for(&self.session.queue, &self.session.side_queue)
+    }
+
+    /// `waiter` waits for everything enqueued on `other` so far: on NVIDIA by
+    /// a marker and a barrier between the queues ([`queue_waits_for`], the
+    /// form v23 measured and `srgfn check --halves on` runs), elsewhere by
+    /// the host finishing `other`.  PoCL 3.1 let the barrier pass early: k =
+    /// 128's plans in halves gave half their outputs stale in 2 of 45 runs of
+    /// `k64_and_k128_full_transforms_at_k_squared` (docs/reliability.md).
+    fn queue_waits_for(&self, waiter: &Queue, other: &Queue) -> Result<()> {
+        if self.session.device.is_nvidia() {
+            queue_waits_for(waiter, other)
+        } else {
+            other.finish().or_device(|| "cannot finish a queue".into())
+        }
     }
 
     /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
