@@ -409,10 +409,9 @@ fn the_table_stages_through_the_warp_with_emulated_shuffles_match_the_host() {
     for k in [2usize, 4, 8, 16, 32] {
         let prime = catalog_prime(k).unwrap();
         let kk = prime.base_size();
-        let (groups, tpd) = srgfn_gen::emit::table_shape(k, kk);
         for radix in [Radix::R2, Radix::R4] {
             let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(radix, MulForm::Wide64) };
-            assert!(srgfn_gen::emit::warp_stages::applies(k, kk, groups * tpd, &opts), "k = {k}");
+            assert!(srgfn_gen::emit::warp_stages::applies(k, kk, &opts), "k = {k}");
             let fk = FieldKernels::with_options(&s, prime, opts).unwrap();
             let only = [Variant::Table];
             check_pass_of(&fk, prime, &only, kk, kk, 1, 2);

@@ -135,8 +135,7 @@ pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, fuse: Option<bool>, 
         return v;
     }
     let k = prime.k();
-    let (groups, tpd) = super::table::shape(k, 2 * k);
-    let warp = super::warp_stages::applies(k, 2 * k, groups * tpd, opts);
+    let warp = super::warp_stages::applies(k, 2 * k, opts);
     let table = warp && fuse != Some(true) && TABLE_WARP_DEFAULT_MIN_LOG_N.iter().any(|&(tk, min)| tk == k && log_n >= min);
     if table && variants_for(prime).contains(&Variant::Table) {
         Variant::Table

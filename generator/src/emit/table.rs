@@ -170,7 +170,7 @@ pub(super) fn context(
 pub(super) fn kernel_context(k: usize, name: &str, program: &Program, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) {
     let (groups, tpd) = shape(k, program.size);
     let threads = groups * tpd;
-    let warp = warp_stages::applies(k, program.size, threads, opts);
+    let warp = warp_stages::applies(k, program.size, opts);
     let emulated = warp && !opts.ptx;
     ctx.insert("warp_stages", &warp);
     ctx.insert("warp_emulated", &emulated);

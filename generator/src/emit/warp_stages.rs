@@ -35,8 +35,9 @@ use crate::unroll::Program;
 /// registers through the warp: n = 2k (a work-item per digit of each
 /// block), k ≤ 32 (a block's digits within one warp), and shuffles (PTX,
 /// or emulated for tests).
-pub fn applies(k: usize, n: usize, threads: usize, opts: &KernelOptions) -> bool {
-    n == 2 * k && k <= WARP && threads.is_multiple_of(WARP) && (opts.ptx || opts.warp_emulation)
+pub fn applies(k: usize, n: usize, opts: &KernelOptions) -> bool {
+    let (groups, tpd) = super::table::shape(k, n);
+    n == 2 * k && k <= WARP && (groups * tpd).is_multiple_of(WARP) && (opts.ptx || opts.warp_emulation)
 }
 
 /// Where a work-group of the warp stages keeps digit d of slot q of block gi
@@ -75,9 +76,10 @@ impl WarpLayout {
         let threads = groups * k;
         let mut total = 0;
         let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| -> usize {
-            (0..count.div_ceil(32))
+            (0..count.div_ceil(WARP))
                 .map(|w| {
-                    let idx: Vec<usize> = (32 * w..(32 * w + 32).min(count)).map(lanes).map(|(q, d, gi)| self.index(q, d, gi)).collect();
+                    let idx: Vec<usize> =
+                        (WARP * w..(WARP * w + WARP).min(count)).map(lanes).map(|(q, d, gi)| self.index(q, d, gi)).collect();
                     cost(&idx)
                 })
                 .sum()
