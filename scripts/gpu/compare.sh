@@ -96,7 +96,7 @@ ptx)
   mkdir -p $R/ptx
   for V in $SIDES; do for f in /tmp/cache-$V/*.bin; do
     b=$R/ptx/$V-$(basename $f .bin | cut -c1-12)
-    python3 -c "import sys; d=open(sys.argv[1],'rb').read(); i=d.find(b'//'); open(sys.argv[2],'wb').write(d[i:].rstrip(bytes(1)))" $f $b.ptx
+    python3 scripts/gpu/cache_ptx.py $f $b.ptx
     $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
     $CUOBJ -sass $b.cubin > $b.sass 2>/dev/null
     awk -v v=$V '/Compiling entry function/ { k = $7 } /Used [0-9]+ registers/ { print v, k, $0 }' $b.txt >> $R/ptx.txt

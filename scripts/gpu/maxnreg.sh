@@ -31,7 +31,7 @@ PY
 }
 regs() { # regs CACHE SIDE: registers and spills of every dft entry of the cache
   for f in $1/*.bin; do
-    python3 -c "import sys; d=open(sys.argv[1],'rb').read(); i=d.find(b'//'); open('/tmp/x.ptx','wb').write(d[i:].rstrip(bytes(1)))" $f
+    python3 scripts/gpu/cache_ptx.py $f /tmp/x.ptx
     $PTXAS -v --gpu-name sm_90 -o /tmp/x.cubin /tmp/x.ptx 2>&1 | awk -v s=$2 '/Compiling entry function/ { k = $7 } /registers/ { print s, k, $0 }' | grep -E "dft|mb_" >> $R/regs.txt
   done
 }

@@ -35,7 +35,7 @@ PY
 )"
 [ -n "${NAME:-}" ] || { echo "no $V pass kernel in the manifest"; exit 1; }
 for f in $C/*.bin; do
-  python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f /tmp/ncu-x.ptx
+  python3 scripts/gpu/cache_ptx.py $f /tmp/ncu-x.ptx
   grep -q "entry $NAME(" /tmp/ncu-x.ptx && cp /tmp/ncu-x.ptx /tmp/ncu-$TAG.ptx
 done
 sed -i -E "s/%envreg[0-9]+/0/g" /tmp/ncu-$TAG.ptx

@@ -14,7 +14,7 @@ for spec in "$@"; do
   SRGFN_CACHE_DIR=$C timeout 200 $BIN bench --prime "$P" --min-log $L --max-log $L --variant $V --radix $X --reps 1 --no-baselines > /dev/null 2> $R/bench-$V-$X-$L.log
   for f in $C/*.bin; do
     b=$R/$V-r$X-$L-$(basename $f .bin | cut -c1-8)
-    python3 -c "import sys; d=open(sys.argv[1],'rb').read(); i=d.find(b'//'); open(sys.argv[2],'wb').write(d[i:].rstrip(bytes(1)))" $f $b.ptx
+    python3 scripts/gpu/cache_ptx.py $f $b.ptx
     $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.ptxas.txt 2>&1
     $CUOBJ -sass $b.cubin > $b.sass 2>/dev/null
     grep -h "Used" $b.ptxas.txt | sed "s|^|$(basename $b) |"

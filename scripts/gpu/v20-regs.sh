@@ -17,7 +17,7 @@ done
 wait
 for C in /tmp/c*; do i=${C#/tmp/c}; for f in $C/*.bin; do
   b=$R/$i-$(basename $f .bin | cut -c1-12)
-  python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f $b.ptx
+  python3 scripts/gpu/cache_ptx.py $f $b.ptx
   $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
   $CUOBJ -sass $b.cubin > $b.sass 2>/dev/null
   awk -v v=$i '/Compiling entry function/ { k = $7 } /Used [0-9]+ registers/ { print v, k, $5, $6 }' $b.txt >> $R/regs.txt

@@ -84,7 +84,7 @@ RUNS
     PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas); CUOBJ=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
     for C in /tmp/cache-srgfn /tmp/cache-srgfn-*; do [ -d $C ] || continue; V=${C#/tmp/cache-}; for f in $(find $C -name "*.bin" -newer $R/runs); do  # only this call's builds
       b=/tmp/ptx-$V-$(basename $f .bin | cut -c1-12)
-      python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f $b.ptx
+      python3 scripts/gpu/cache_ptx.py $f $b.ptx
       $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
       $CUOBJ -sass $b.cubin > $b.sass 2>/dev/null
       # SASS="REGEX": keep the PTX and SASS of the programs whose entries match

@@ -22,7 +22,7 @@ done
 PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 for P in ${PAIRS:-1 2 4}; do for f in $(find /tmp/cache-exp-$P -name "*.bin"); do
   b=/tmp/ptx-$P-$(basename $f .bin | cut -c1-12)
-  python3 -c "import sys; d=open(sys.argv[1],'rb').read(); j=d.find(b'//'); open(sys.argv[2],'wb').write(d[j:].rstrip(bytes(1)))" $f $b.ptx
+  python3 scripts/gpu/cache_ptx.py $f $b.ptx
   $PTXAS -v --gpu-name sm_90 -o $b.cubin $b.ptx > $b.txt 2>&1
   awk -v v=$P '/Compiling entry function/ { k = $7 } /Used [0-9]+ registers/ { print "P=" v, k, $5, $6, $0 ~ /spill/ ? "" : "" } /spill stores/ { print "P=" v, k, $0 }' $b.txt >> $R/regs.txt
 done; done
