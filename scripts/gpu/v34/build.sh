@@ -18,6 +18,6 @@ cp $T8 $D/k8.cl
 for sb in 4 8 16; do SB=$sb python3 $V/mkwf.py /tmp/v34-e4/dft8_r4_table.cl $D/k4w$sb.cl; done
 cp /tmp/v34-e4/dft8_r4_local_fused.cl $D/k4fused.cl
 python3 $V/mkbalance.py $T8 $D/k8bal.cl
-for c in proto halves wf balance; do gcc -O2 -o $D/$c $V/$c.c -lOpenCL; done
+for c in proto halves wf balance; do gcc -O2 -Wall -o $D/$c $V/$c.c -lOpenCL; done
 cp $V/run.sh $D/
 echo "built $D"

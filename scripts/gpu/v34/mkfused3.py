@@ -1,22 +1,13 @@
 # v34 prototype (scripts/gpu/v34/README.md): append a kernel of the first two passes of k = 8 (two radix-16
 # levels, p = 1, then p = 16) to the emitted table source; env SB (superblocks per work-group), LOADADDR
 # (the load index: contiguous superblocks for the bound "d"), UNR (the element loops' pragma)
-import sys, re
+import os, re, sys
 src = open(sys.argv[1]).read()
-lines = src.split('\n')
-# the warp code block of the first kernel (second occurrence)
-starts = [i for i, l in enumerate(lines) if 'the stages in registers through the warp' in l]
-s = starts[1]
-# block from the line after the comment: '    {' ... matching '    }' before the barrier
-j = s + 1
-assert lines[j].strip() == '{', lines[j]
-k = j
-while not (lines[k] == '    }' and 'barrier' in lines[k + 1]):
-    k += 1
-warp = '\n'.join(lines[j:k + 1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from warpcode import warp_block  # noqa: E402
+warp = warp_block(src, 1)
 slot_stride = int(re.search(r'#define SLOT\(q, d, gi\) \(\(q\) \* (\d+) \+ \(gi\) \* 9 \+ \(d\)\)', src.split('dft16_r4_table_first:')[1]).group(1))
 words = 16 * slot_stride
-import os
 sbn = os.environ.get('SB', '2')
 la = os.environ.get('LOADADDR', 'grp0 + sb + (ulong)(a + 16 * b) * T')
 unr = os.environ.get('UNR', '#pragma unroll 1')
