@@ -17,12 +17,8 @@ int main(int argc, char **argv) {
   }
   printf("%6s %4s %10s %10s %10s %8s %s\n", "log_n", "TAU", "first", "second", "sum", "gain%", "equal");
   for (int ai = 3; ai < argc; ai++) {
-    int L = atoi(argv[ai]); cl_ulong n = 1ULL << L, words = n * k; cl_uint log_t = L - lr;
-    unsigned long long *h = random_words(words), *z1 = malloc(words * 8), *z2 = malloc(words * 8);
-    cl_mem X = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, words * 8, h, &e); CK(e);
-    cl_mem Y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem Z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem W = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ((size_t)1 << log_t) * k * 8, h + 12345, &e); CK(e);
+    int L = atoi(argv[ai]); struct size_data d = size_data(ctx, k, L, lr);
+    SIZE_LOCALS(d);
     cl_ulong blocks = n / R; double base = 0;
     /* both kernels get the second pass's twiddle shift (the first kernel's pre-twiddle uses it) */
     cl_uint s[3] = {L - 2 * lr, 62, 0};
@@ -36,7 +32,7 @@ int main(int argc, char **argv) {
       if (!j) base = t0 + t1;
       printf("%6d %4d %10.4f %10.4f %10.4f %8.1f %s (%zu words differ)\n", L, taus[j], t0, t1, t0 + t1, 100 * ((t0 + t1) / base - 1), diff ? "NO" : "yes", diff);
     }
-    clReleaseMemObject(X); clReleaseMemObject(Y); clReleaseMemObject(Z); clReleaseMemObject(W); free(h); free(z1); free(z2);
+    size_data_free(&d);
   }
   return 0;
 }

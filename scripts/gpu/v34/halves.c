@@ -36,12 +36,8 @@ int main(int argc, char **argv) {
   cl_kernel K0b = clCreateKernel(p, "dft16_r4_table_first", &e); CK(e); cl_kernel K1b = clCreateKernel(p, "dft16_r4_table", &e); CK(e);
   printf("%6s %10s %10s %10s %8s %s\n", "log_n", "whole", "plan", "new", "gain%", "equal");
   for (int ai = 3; ai < argc; ai++) {
-    int L = atoi(argv[ai]); cl_ulong n = 1ULL << L, words = n * k; cl_uint log_t = L - lr;
-    unsigned long long *h = random_words(words), *z1 = malloc(words * 8), *z2 = malloc(words * 8);
-    cl_mem X = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, words * 8, h, &e); CK(e);
-    cl_mem Y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem Z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem W = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ((size_t)1 << log_t) * k * 8, h + 12345, &e); CK(e);
+    int L = atoi(argv[ai]); struct size_data d = size_data(ctx, k, L, lr);
+    SIZE_LOCALS(d);
     cl_ulong blocks = n / R; cl_uint tws1 = L - lr, tws2 = L - 2 * lr;
     double tw[64], tp[64], tn[64];
     for (int r = 0; r < reps + 3; r++) {
@@ -70,7 +66,7 @@ int main(int argc, char **argv) {
     qsort(tw, reps, 8, cmp_double); qsort(tp, reps, 8, cmp_double); qsort(tn, reps, 8, cmp_double);
     size_t diff = words_differ(z1, z2, words);
     printf("%6d %10.4f %10.4f %10.4f %8.1f %s (%zu words differ)\n", L, tw[reps / 2], tp[reps / 2], tn[reps / 2], 100 * (tn[reps / 2] / tp[reps / 2] - 1), diff ? "NO" : "yes", diff);
-    clReleaseMemObject(X); clReleaseMemObject(Y); clReleaseMemObject(Z); clReleaseMemObject(W); free(h); free(z1); free(z2);
+    size_data_free(&d);
   }
   return 0;
 }

@@ -85,3 +85,32 @@ static inline size_t words_differ(const unsigned long long *a, const unsigned lo
   for (size_t i = 0; i < words; i++) d += a[i] != b[i];
   return d;
 }
+
+/* One size's data: N = 2^log_n elements of k digits, random (X, and the twiddle table W of 2^log_t
+ * elements from the same words), two output vectors Y and Z, and two host copies for comparisons. */
+struct size_data {
+  cl_ulong n, words; cl_uint log_t;
+  unsigned long long *h, *z1, *z2;
+  cl_mem X, Y, Z, W;
+};
+
+static inline struct size_data size_data(cl_context ctx, int k, int log_n, int log_k2) {
+  struct size_data s; cl_int e;
+  s.n = 1ULL << log_n; s.words = s.n * k; s.log_t = log_n - log_k2;
+  s.h = random_words(s.words); s.z1 = malloc(s.words * 8); s.z2 = malloc(s.words * 8);
+  s.X = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, s.words * 8, s.h, &e); CK(e);
+  s.Y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s.words * 8, NULL, &e); CK(e);
+  s.Z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s.words * 8, NULL, &e); CK(e);
+  s.W = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ((size_t)1 << s.log_t) * k * 8, s.h + 12345, &e); CK(e);
+  return s;
+}
+
+static inline void size_data_free(struct size_data *s) {
+  clReleaseMemObject(s->X); clReleaseMemObject(s->Y); clReleaseMemObject(s->Z); clReleaseMemObject(s->W);
+  free(s->h); free(s->z1); free(s->z2);
+}
+
+/* the fields of a size_data `d` as the locals the harnesses' loops use */
+#define SIZE_LOCALS(d) \
+  cl_ulong n = (d).n, words = (d).words; cl_uint log_t = (d).log_t; unsigned long long *z1 = (d).z1, *z2 = (d).z2; \
+  cl_mem X = (d).X, Y = (d).Y, Z = (d).Z, W = (d).W; (void)Z

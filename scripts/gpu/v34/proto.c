@@ -36,12 +36,8 @@ int main(int argc, char **argv) {
   cl_kernel K0 = clCreateKernel(p, kn[0], &e); CK(e); cl_kernel K1 = clCreateKernel(p, kn[1], &e); CK(e); cl_kernel K2 = clCreateKernel(p, kn[2], &e); CK(e);
   printf("%6s %10s %10s %10s %10s %8s %s\n", "log_n", "first", "second", "sum", "fused", "gain%", "equal");
   for (int ai = 4; ai < argc; ai++) {
-    int L = atoi(argv[ai]); cl_ulong n = 1ULL << L, words = n * k; cl_uint log_t = L - lr;
-    unsigned long long *h = random_words(words), *z1 = malloc(words * 8), *z2 = malloc(words * 8);
-    cl_mem X = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, words * 8, h, &e); CK(e);
-    cl_mem Y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem Z = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem W = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ((size_t)1 << log_t) * k * 8, h + 12345, &e); CK(e);
+    int L = atoi(argv[ai]); struct size_data d = size_data(ctx, k, L, lr);
+    SIZE_LOCALS(d);
     cl_ulong blocks = n / R, sbs = n / R / R;
     /* whole launches (half_shift 62); the twiddle shift of a pass of p: log2(N / (R p)) */
     cl_uint s0[3] = {L - lr, 62, 0}, s1[3] = {L - 2 * lr, 62, 0};
@@ -55,7 +51,7 @@ int main(int argc, char **argv) {
     CK(clEnqueueReadBuffer(q, Z, CL_TRUE, 0, words * 8, z2, 0, NULL, NULL));
     size_t diff = words_differ(z1, z2, words);
     printf("%6d %10.4f %10.4f %10.4f %10.4f %8.1f %s (%zu words differ)\n", L, t0, t1, t0 + t1, t2, 100 * (t2 / (t0 + t1) - 1), diff ? "NO" : "yes", diff);
-    clReleaseMemObject(X); clReleaseMemObject(Y); clReleaseMemObject(Z); clReleaseMemObject(W); free(h); free(z1); free(z2);
+    size_data_free(&d);
   }
   return 0;
 }

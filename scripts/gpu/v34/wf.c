@@ -12,11 +12,8 @@ int main(int argc, char **argv) {
   cl_kernel KO = clCreateKernel(po, "dft8_r4_local_fused", &e); CK(e); cl_kernel KN = clCreateKernel(pn, "dft8_r4_wfused", &e); CK(e);
   printf("%6s %8s %10s %10s %8s %s\n", "log_n", "p", "old", "new", "gain%", "equal");
   for (int ai = 5; ai < argc; ai++) {
-    int L = atoi(argv[ai]); cl_ulong n = 1ULL << L, words = n * k; cl_uint log_t = L - lr;
-    unsigned long long *h = random_words(words), *z1 = malloc(words * 8), *z2 = malloc(words * 8);
-    cl_mem X = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, words * 8, h, &e); CK(e);
-    cl_mem Y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, words * 8, NULL, &e); CK(e);
-    cl_mem W = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ((size_t)1 << log_t) * k * 8, h + 12345, &e); CK(e);
+    int L = atoi(argv[ai]); struct size_data d = size_data(ctx, k, L, lr);
+    SIZE_LOCALS(d);
     cl_ulong sbs = n / 64; double so = 0, sn = 0;
     for (cl_ulong p = 1; p * 64 <= n; p *= 64) {
       /* level 1's twiddle shift log2(N / (R p)), level 2's three less; whole launches; count in superblocks */
@@ -33,7 +30,7 @@ int main(int argc, char **argv) {
       printf("%6d %8llu %10.4f %10.4f %8.1f %s (%zu words differ)\n", L, (unsigned long long)p, to, tn, 100 * (tn / to - 1), diff ? "NO" : "yes", diff);
     }
     printf("%6d %8s %10.4f %10.4f %8.1f\n", L, "sum", so, sn, 100 * (sn / so - 1));
-    clReleaseMemObject(X); clReleaseMemObject(Y); clReleaseMemObject(W); free(h); free(z1); free(z2);
+    size_data_free(&d);
   }
   return 0;
 }
