@@ -297,6 +297,13 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     };
     let deadline = limit.map(|l| start + l);
     let mut series = plan_series(&args, &session)?;
+    let measured = session.wisdom().entries_for(&srgfn::device_key(session.device()));
+    if measured > 0 {
+        eprintln!(
+            "wisdom: {} has {measured} measured choices for this device; the series that choose no variant and no fusion take them (--wisdom off: the built-in defaults)",
+            session.wisdom().path().map_or("the session's wisdom".to_string(), |p| p.display().to_string())
+        );
+    }
     let roof = {
         let _step = Step::spinner(format!("measuring the roofline of {}", session.device().name.trim()), true);
         let r = measure_roofline(&session)?;

@@ -17,6 +17,7 @@ mod report;
 mod size;
 mod split;
 mod transform;
+mod tune;
 mod verify;
 
 use std::process::ExitCode;
@@ -76,6 +77,8 @@ pub enum Command {
     Split(split::SplitArgs),
     /// Check this device's kernels against the host reference (field operations, transforms, products).
     Check(check::CheckArgs),
+    /// Time every variant of a prime's transform per size on this device and record the fastest for later plans.
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,5 +113,6 @@ fn run(cli: Cli) -> Result<()> {
         Command::Batch(args) => batch::batch(args),
         Command::Check(args) => check::check(args),
         Command::Split(args) => split::split(args),
+        Command::Tune(args) => tune::tune(args),
     }
 }

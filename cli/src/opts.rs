@@ -1,11 +1,11 @@
 //! Options shared by the commands that run kernels, and their CLI spellings.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use srgfn::ProgramCache;
-use srgfn::{select_device, FftOptions, Session};
+use srgfn::{select_device, FftOptions, Session, Wisdom};
 use srgfn_gen::emit::{default_radix, variants_for, MulForm, Variant};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -19,12 +19,32 @@ pub struct DeviceOpts {
     /// Do not read or write the on-disk program cache (~/.cache/srgfn or SRGFN_CACHE_DIR).
     #[arg(long)]
     pub no_cache: bool,
+    /// Measured plan choices (a file of `srgfn tune`), or `off` for the built-in defaults [default: wisdom.txt in the program cache folder, where there is one].
+    #[arg(long, env = "SRGFN_WISDOM", value_name = "FILE|off")]
+    pub wisdom: Option<String>,
 }
 
 impl DeviceOpts {
     pub fn session(&self) -> Result<Session> {
         let cache = if self.no_cache { ProgramCache::disabled() } else { ProgramCache::from_env()? };
-        Ok(Session::on(select_device(self.device.as_deref())?, cache)?)
+        let wisdom = match self.wisdom.as_deref() {
+            Some("off") => Wisdom::empty(),
+            Some(path) => Wisdom::read(Path::new(path))?,
+            None => Wisdom::for_cache(&cache)?,
+        };
+        Ok(Session::on_with_wisdom(select_device(self.device.as_deref())?, cache, wisdom)?)
+    }
+
+    /// The file `srgfn tune` writes: --wisdom, else the session's default
+    /// ([`Wisdom::default_path`]); an error for `off` or without a cache folder.
+    pub fn wisdom_file(&self, session: &Session) -> Result<PathBuf> {
+        match self.wisdom.as_deref() {
+            Some("off") => bail!("--wisdom off: name a file to write the measured choices to (--wisdom FILE)"),
+            Some(path) => Ok(PathBuf::from(path)),
+            None => Wisdom::default_path(session.cache()).ok_or_else(|| {
+                anyhow::anyhow!("no program cache folder to keep the wisdom file in (--no-cache): name one with --wisdom FILE")
+            }),
+        }
     }
 }
 
@@ -134,7 +154,7 @@ pub struct KernelOpts {
     /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
-    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^18 unless --fuse on].
+    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^18 unless --fuse on; a size srgfn tune measured on this device takes its choice].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// How f_mul forms its digit products; all give identical results [default: wide64].

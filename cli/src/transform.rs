@@ -271,6 +271,25 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift))
             );
         }
+        // measured choices (srgfn tune) that plans of this size take on the devices they were measured on
+        if fuse.is_none() {
+            let cache = srgfn::ProgramCache::from_env().unwrap_or_else(|_| srgfn::ProgramCache::disabled());
+            if let Some(path) = srgfn::Wisdom::default_path(&cache) {
+                let wisdom = srgfn::Wisdom::read(&path)?;
+                for (key, c) in wisdom.entries_of(&prime.to_string(), radix.number() as u32, log_n) {
+                    println!(
+                        "wisdom ({}): on {} ({}) srgfn tune measured the {} variant{} fastest at this size ({:.4} ms against {:.4} for the default); plans there run it",
+                        path.display(),
+                        key.device,
+                        if key.ptx { "kernels with PTX" } else { "kernels without PTX" },
+                        c.variant.name(),
+                        if c.fuse { " fused" } else { "" },
+                        c.ms,
+                        c.default_ms
+                    );
+                }
+            }
+        }
     }
     Ok(())
 }

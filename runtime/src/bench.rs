@@ -398,6 +398,22 @@ fn record(
     }
 }
 
+/// A plan of size n (one vector) and the times of its forward transform on
+/// random data resident on the device ([`time_runs`]).
+fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times)> {
+    let mut plan = fft.plan(n, 1)?;
+    // flat words: the host holds 8k bytes per element, not a vector per element
+    let mut v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
+    let t = time_runs(&plan.kernels().clone(), reps, || plan.forward(&mut v))?;
+    Ok((plan, t))
+}
+
+/// The median time (ms) of `reps` forward transforms of size n (one vector,
+/// data resident on the device) after 3 warm-up runs: what `srgfn tune` compares.
+pub fn forward_median_ms(fft: &Fft, n: usize, reps: usize) -> Result<f64> {
+    Ok(timed_forward(fft, n, reps.max(1))?.1 .0)
+}
+
 /// Times the forward transform of a plan of size n (one vector); with the
 /// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
 pub fn bench_forward(
@@ -408,10 +424,7 @@ pub fn bench_forward(
     roof: &Roofline,
     core_rate_g: Option<f64>,
 ) -> Result<Record> {
-    let mut plan = fft.plan(n, 1)?;
-    // flat words: the host holds 8k bytes per element, not a vector per element
-    let mut v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
-    let t = time_runs(&plan.kernels().clone(), reps, || plan.forward(&mut v))?;
+    let (plan, t) = timed_forward(fft, n, reps)?;
     let shape = plan.shape().clone();
     let mul = fft.mul().name();
     let ptx = if fft.kernels().options().ptx { "-ptx" } else { "" };

@@ -35,6 +35,7 @@ use crate::error::{DeviceContext as _, Error, Result};
 use crate::kernels::{FieldKernels, PassPart};
 use crate::memory;
 use crate::session::Session;
+use crate::wisdom::Choice;
 
 mod fourstep;
 mod transfer;
@@ -62,6 +63,9 @@ pub struct Fft {
     halves: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
     max_buffer: u64,
+    /// The session's measured choices for these kernels by log2 N
+    /// ([`crate::Wisdom`]): used where the caller chose neither variant nor fusion.
+    measured: Arc<BTreeMap<u32, Choice>>,
 }
 
 /// Options of an [`Fft`]: the base-case radix and variant.
@@ -120,6 +124,11 @@ impl Fft {
             (None, d) => d,
         };
         emit::check_fuse(prime, variant, radix, opts.fuse).map_err(|e| Error::option(e.to_string()))?;
+        let measured = if opts.variant.is_none() && opts.fuse.is_none() {
+            session.wisdom().choices_for(session.device(), prime, &kernels.options())?
+        } else {
+            BTreeMap::new()
+        };
         Ok(Fft {
             kernels: Arc::new(kernels),
             segmented: Arc::default(),
@@ -129,6 +138,7 @@ impl Fft {
             fuse: opts.fuse,
             halves: opts.halves,
             max_buffer,
+            measured: Arc::new(measured),
         })
     }
 
@@ -178,10 +188,33 @@ impl Fft {
     pub fn variant(&self) -> Variant {
         self.variant
     }
-    /// The variant a plan of size 2^log_n runs ([`emit::plan_variant`]).
+    /// The variant a plan of size 2^log_n runs: the caller's, else the
+    /// session's measured choice for the size ([`crate::Wisdom`]), else
+    /// [`emit::plan_variant`]'s.
     pub fn variant_for(&self, log_n: u32) -> Variant {
+        if let Some(c) = self.measured.get(&log_n) {
+            return c.variant;
+        }
         let chosen = self.variant_chosen.then_some(self.variant);
         emit::plan_variant(self.prime(), chosen, self.fuse, log_n, &self.kernels.options())
+    }
+
+    /// The fusion a plan of size 2^log_n asks for: the caller's, else the
+    /// measured choice's, else None (the default, [`emit::fuse_default`]).
+    fn fuse_for(&self, log_n: u32) -> Option<bool> {
+        self.measured.get(&log_n).map(|c| c.fuse).or(self.fuse)
+    }
+
+    /// Whether plans of size 2^log_n run two levels per launch ([`emit::plan_fuses`]
+    /// with the caller's or the measured fusion).
+    pub fn fuses_at(&self, log_n: u32) -> bool {
+        emit::plan_fuses(self.prime(), self.variant_for(log_n), self.radix(), self.fuse_for(log_n), log_n)
+    }
+
+    /// The session's measured choice for plans of size 2^log_n, where one applies
+    /// (the caller chose neither variant nor fusion).
+    pub fn measured_choice(&self, log_n: u32) -> Option<Choice> {
+        self.measured.get(&log_n).copied()
     }
     /// The halves asked for in [`FftOptions::halves`] (`None`: the default).
     pub fn halves_option(&self) -> Option<bool> {
@@ -195,7 +228,7 @@ impl Fft {
     /// The passes and launches of a transform of size 2^log_n on `batch`
     /// vectors with these kernels ([`emit::plan_shape`]).
     pub(crate) fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
-        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), self.radix(), self.fuse, log_n, batch)?)
+        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), self.radix(), self.fuse_for(log_n), log_n, batch)?)
     }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {
@@ -204,6 +237,10 @@ impl Fft {
     /// How f_mul forms its digit products.
     pub fn mul(&self) -> MulForm {
         self.kernels.mul()
+    }
+    /// What the kernels are emitted for: radix, f_mul form, PTX.
+    pub fn kernel_options(&self) -> KernelOptions {
+        self.kernels.options()
     }
 
     /// Compiles (or loads from the cache) every kernel a transform of size n needs;

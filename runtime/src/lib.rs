@@ -5,7 +5,8 @@
 //! prime's kernels on it), [`Plan`] (a transform size and batch, with its
 //! buffers) and [`DeviceVec`] (data resident on the device, tied to its
 //! plan); [`Devices`], [`MultiFft`], [`MultiPlan`] and [`MultiVec`] (batches
-//! spread over the GPUs of a host); [`Error`] and [`Result`]; the modules [`memory`] (checks before
+//! spread over the GPUs of a host); [`Wisdom`] (measured plan choices, which the
+//! module [`tune`] measures for `srgfn tune`); [`Error`] and [`Result`]; the modules [`memory`] (checks before
 //! allocating), [`io`] (element files), [`check`] (a device's self-test) and
 //! the benchmark support [`mod@bench`], [`microbench`] and [`smallprime`] that
 //! `srgfn bench` drives.  Everything else is internal; the workspace tests
@@ -38,6 +39,8 @@ mod ptx;
 mod session;
 pub mod smallprime;
 mod staging;
+pub mod tune;
+mod wisdom;
 
 pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};
@@ -46,3 +49,4 @@ pub use error::{Error, Misuse, Result, INSTALL_HINT};
 pub use fft::{Fft, FftOptions, FourStep, FourStepStats, Plan};
 pub use multi::{shares, Devices, MultiFft, MultiPlan, MultiVec};
 pub use session::Session;
+pub use wisdom::{device_key, Choice, Wisdom, WisdomKey, WISDOM_FILE};

@@ -16,6 +16,7 @@ use crate::cache::ProgramCache;
 use crate::device::{select_device, DeviceEntry};
 use crate::error::{DeviceContext as _, Error, Result};
 use crate::faults::{Fault, Faults};
+use crate::wisdom::Wisdom;
 
 /// Compiler options for every srgfn program.
 const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
@@ -53,6 +54,8 @@ pub struct Session {
     /// reads (cargo feature `faults`; without it the hook never fires).
     pub(crate) faults: Arc<Faults>,
     built: Arc<Mutex<Built>>,
+    /// Measured plan choices for this device ([`Wisdom::for_cache`], or [`Session::with_wisdom`]).
+    wisdom: Arc<Wisdom>,
     /// Unique per context in the process (clones share it).
     id: u64,
 }
@@ -73,9 +76,18 @@ impl Session {
     }
 
     /// Opens `device` (from [`crate::list_devices`]) with a new OpenCL
-    /// context, caching program binaries in `cache`.  Each call makes a new
-    /// context: device vectors do not cross sessions made this way.
+    /// context, caching program binaries in `cache`, with the wisdom of
+    /// [`Wisdom::for_cache`] (`SRGFN_WISDOM`, else `wisdom.txt` in the cache
+    /// folder; a malformed file is an [`Error::InvalidInput`] naming its line).
+    /// Each call makes a new context: device vectors do not cross sessions made this way.
     pub fn on(device: DeviceEntry, cache: ProgramCache) -> Result<Session> {
+        let wisdom = Wisdom::for_cache(&cache)?;
+        Self::on_with_wisdom(device, cache, wisdom)
+    }
+
+    /// [`Session::on`] with `wisdom` instead of the cache folder's.
+    pub fn on_with_wisdom(device: DeviceEntry, cache: ProgramCache, wisdom: Wisdom) -> Result<Session> {
+        let wisdom = Arc::new(wisdom);
         let context = Context::builder()
             .platform(device.ocl_platform)
             .devices(device.ocl_device)
@@ -86,7 +98,19 @@ impl Session {
         let side_queue = Queue::new(&context, device.ocl_device, Some(CommandQueueProperties::PROFILING_ENABLE))
             .or_device(|| format!("cannot create a second command queue on {}", device.describe()))?;
         let id = NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed);
-        Ok(Session { device, context, queue, side_queue, cache, faults: Arc::default(), built: Arc::default(), id })
+        Ok(Session { device, context, queue, side_queue, cache, faults: Arc::default(), built: Arc::default(), wisdom, id })
+    }
+
+    /// The same session with `wisdom` instead of the one it was opened with
+    /// (for plans made from it afterwards; [`Wisdom::empty`] for the built-in defaults).
+    pub fn with_wisdom(mut self, wisdom: Wisdom) -> Session {
+        self.wisdom = Arc::new(wisdom);
+        self
+    }
+
+    /// The measured plan choices plans of this session take ([`crate::Wisdom`]).
+    pub fn wisdom(&self) -> &Wisdom {
+        &self.wisdom
     }
 
     /// This session's id: one per OpenCL context, shared by clones.

@@ -1,0 +1,124 @@
+//! `srgfn tune`: every variant of a prime's forward transform timed per size
+//! on this device, the fastest recorded in the wisdom file that later plans
+//! of the same device, prime and kernels take (`srgfn::Wisdom`).
+
+use anyhow::{bail, Result};
+use clap::Args;
+use srgfn::tune::{measure, record, MIN_GAIN};
+use srgfn::Wisdom;
+
+use super::opts::{radix_or_default, DeviceOpts};
+use super::primes::parse_prime;
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The prime, e.g. "(2^63+2^34)^8+1".
+    #[arg(long)]
+    pub prime: String,
+    /// Smallest log2 N [default: 16 on GPUs, 10 on CPUs].
+    #[arg(long)]
+    pub min_log: Option<u32>,
+    /// Largest log2 N [default: 24 on GPUs (20 for k ≥ 32), 14 on CPUs, at most the prime's bound].
+    #[arg(long)]
+    pub max_log: Option<u32>,
+    /// Timed runs per variant and size, after 3 warm-up runs [default: 10 on GPUs, 3 on CPUs].
+    #[arg(long)]
+    pub reps: Option<usize>,
+    /// Radix of the kernels [default: the prime's, 2 for k = 16, else 4].
+    #[arg(long)]
+    pub radix: Option<u32>,
+    /// Print the measurements without writing the wisdom file.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub dev: DeviceOpts,
+}
+
+pub fn tune(args: TuneArgs) -> Result<()> {
+    let session = args.dev.session()?;
+    let prime = parse_prime(&args.prime)?;
+    let radix = radix_or_default(args.radix, &prime)?;
+    let gpu = session.device().is_gpu();
+    let min_log = args.min_log.unwrap_or(if gpu { 16 } else { 10 }).max(1);
+    let max_log = args
+        .max_log
+        .unwrap_or(if !gpu {
+            14
+        } else if prime.k() >= 32 {
+            20
+        } else {
+            24
+        })
+        .min(prime.two_adicity());
+    if min_log > max_log {
+        bail!("no size to tune: --min-log {min_log} is above the largest log2 N {max_log} (the prime allows 2^{})", prime.two_adicity());
+    }
+    let reps = args.reps.unwrap_or(if gpu { 10 } else { 3 }).max(1);
+    let path = if args.dry_run { None } else { Some(args.dev.wisdom_file(&session)?) };
+    // the file as it is now (another prime's or device's entries are kept)
+    let mut wisdom = match &path {
+        Some(p) => Wisdom::read(p)?,
+        None => Wisdom::empty(),
+    };
+    eprintln!(
+        "timing every variant of {prime} (radix {}) on {}, N = 2^{min_log} … 2^{max_log}, {reps} runs each",
+        radix.number(),
+        session.device().describe()
+    );
+    println!(
+        "{:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {:<16} every variant",
+        "log_n", "default", "ms", "fastest", "ms", "gain", "recorded"
+    );
+    for log_n in min_log..=max_log {
+        let t = measure(&session, &prime, radix, log_n, reps)?;
+        let mut others: Vec<String> = t
+            .timings
+            .iter()
+            .map(|x| match &x.ms {
+                Ok(ms) => format!("{} {ms:.4}", x.candidate.label()),
+                Err(_) => format!("{} -", x.candidate.label()),
+            })
+            .collect();
+        // why the candidates that did not run did not (the first reason; they share it as a rule)
+        if let Some(why) = t.timings.iter().find_map(|x| x.ms.as_ref().err()) {
+            others.push(format!("(not run: {why})"));
+        }
+        record(&mut wisdom, &session, &prime, radix, &t)?;
+        let kept = match (t.best(), t.default_ms()) {
+            (Some((best, ms)), Some(dms)) if ms < dms * (1.0 - MIN_GAIN) => best.label(),
+            (Some(_), Some(_)) => format!("{} (default)", t.default.label()),
+            _ => "-".to_string(),
+        };
+        match (t.best(), t.default_ms()) {
+            (Some((best, ms)), Some(dms)) => println!(
+                "{log_n:>6}  {:<16} {dms:>10.4}  {:<16} {ms:>10.4} {:>6.1}%  {kept:<16} {}",
+                t.default.label(),
+                best.label(),
+                100.0 * (ms / dms - 1.0),
+                others.join(", ")
+            ),
+            _ => println!(
+                "{log_n:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {kept:<16} {}",
+                t.default.label(),
+                "-",
+                "-",
+                "-",
+                "-",
+                others.join(", ")
+            ),
+        }
+        if let Some(p) = &path {
+            // after every size, so that an interrupted run keeps what it measured
+            wisdom.write(p)?;
+        }
+    }
+    match &path {
+        Some(p) => eprintln!(
+            "wrote {} ({} entries for this device); plans that choose no variant take them (--wisdom off: the built-in defaults)",
+            p.display(),
+            wisdom.entries_for(&srgfn::device_key(session.device()))
+        ),
+        None => eprintln!("--dry-run: nothing written"),
+    }
+    Ok(())
+}

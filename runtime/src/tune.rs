@@ -1,0 +1,115 @@
+//! Measured plan choices: every variant (and fusion) of a prime's forward
+//! transform timed per size on the session's device, the fastest recorded
+//! as [`crate::Wisdom`] (`srgfn tune`).  Every candidate computes the same
+//! transform; only speed is compared.
+
+use srgfn_gen::emit::{self, Variant};
+use srgfn_gen::rules::Radix;
+use srgfn_gen::Prime;
+
+use crate::error::{Error, Result};
+use crate::fft::{Fft, FftOptions};
+use crate::session::Session;
+use crate::wisdom::{Choice, Wisdom, WisdomKey};
+
+/// One way to run a plan: a variant, with or without two levels per launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The base-case variant.
+    pub variant: Variant,
+    /// Two levels per launch (the variant's fused kernel).
+    pub fuse: bool,
+}
+
+impl Candidate {
+    /// "local", "local fused", "table", …
+    pub fn label(&self) -> String {
+        format!("{}{}", self.variant.name(), if self.fuse { " fused" } else { "" })
+    }
+}
+
+/// What one candidate took at one size.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// The candidate.
+    pub candidate: Candidate,
+    /// Its median time (ms), or why it did not run (it does not fit the device, …).
+    pub ms: std::result::Result<f64, String>,
+}
+
+/// The candidates of one size, measured.
+#[derive(Clone, Debug)]
+pub struct SizeTimings {
+    /// log2 N.
+    pub log_n: u32,
+    /// Every candidate, in [`candidates`] order.
+    pub timings: Vec<Timing>,
+    /// The candidate a plan of this size runs without wisdom.
+    pub default: Candidate,
+}
+
+impl SizeTimings {
+    /// The fastest candidate that ran, and its time.
+    pub fn best(&self) -> Option<(Candidate, f64)> {
+        self.timings.iter().filter_map(|t| t.ms.as_ref().ok().map(|&ms| (t.candidate, ms))).min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+    /// The default candidate's time, if it ran.
+    pub fn default_ms(&self) -> Option<f64> {
+        self.timings.iter().find(|t| t.candidate == self.default).and_then(|t| t.ms.as_ref().ok().copied())
+    }
+}
+
+/// Every way the prime's kernels of `radix` can run a plan: each variant the
+/// prime has ([`emit::variants_for`]), and its fused form where it has one.
+pub fn candidates(prime: &Prime, radix: Radix) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for variant in emit::variants_for(prime) {
+        out.push(Candidate { variant, fuse: false });
+        if emit::has_fused(prime, variant, radix) {
+            out.push(Candidate { variant, fuse: true });
+        }
+    }
+    out
+}
+
+/// Times every candidate's forward transform of size 2^log_n (`reps` timed
+/// runs each after 3 warm-up runs, data resident on the device).  A candidate
+/// that cannot run (memory, …) is reported with the reason, not measured;
+/// other errors end the measurement.
+pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize) -> Result<SizeTimings> {
+    let plain = session.clone().with_wisdom(Wisdom::empty());
+    let default_fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
+    let variant = default_fft.variant_for(log_n);
+    let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, radix, None, log_n) };
+    let mut timings = Vec::new();
+    for candidate in candidates(prime, radix) {
+        let opts = FftOptions { radix: Some(radix), variant: Some(candidate.variant), fuse: Some(candidate.fuse), ..FftOptions::default() };
+        let fft = Fft::with_options(&plain, prime, opts)?;
+        let ms = match crate::bench::forward_median_ms(&fft, 1usize << log_n, reps) {
+            Ok(ms) => Ok(ms),
+            Err(e @ (Error::OutOfMemory(_) | Error::UnsupportedSize { .. })) => Err(e.to_string()),
+            Err(e) => return Err(e),
+        };
+        timings.push(Timing { candidate, ms });
+    }
+    Ok(SizeTimings { log_n, timings, default })
+}
+
+/// A candidate replaces the default only where it is faster by more than
+/// this fraction: closer than that, the medians of two runs of the same
+/// kernels differ as much (between calls on the H200, up to 1%).
+pub const MIN_GAIN: f64 = 0.01;
+
+/// Records the choice for `t` in `wisdom` for the session's device, the prime
+/// and the kernels `radix` builds there (the session's f_mul form and PTX
+/// choice): the fastest candidate where it beats the default by more than
+/// [`MIN_GAIN`], else the default; nothing where they did not both run.
+pub fn record(wisdom: &mut Wisdom, session: &Session, prime: &Prime, radix: Radix, t: &SizeTimings) -> Result<()> {
+    let (Some((fastest, fastest_ms)), Some(default_ms)) = (t.best(), t.default_ms()) else { return Ok(()) };
+    let (best, ms) = if fastest_ms < default_ms * (1.0 - MIN_GAIN) { (fastest, fastest_ms) } else { (t.default, default_ms) };
+    let plain = session.clone().with_wisdom(Wisdom::empty());
+    let fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
+    let key = WisdomKey::new(session.device(), prime, &fft.kernel_options(), t.log_n);
+    wisdom.insert(key, Choice { variant: best.variant, fuse: best.fuse, ms, default_ms });
+    Ok(())
+}
