@@ -32,8 +32,9 @@ install: build
 demo: build
 	./scripts/demo.sh ./target/release/srgfn
 
+# SRGFN_WISDOM=off: the tests run the built-in per-size defaults, whatever `srgfn tune` recorded here
 test: deps
-	$(CARGO) test --workspace --no-fail-fast
+	SRGFN_WISDOM=off $(CARGO) test --workspace --no-fail-fast
 
 # rustfmt and clippy come with rustup's default profile; the minimal profile lacks them
 lint: deps
