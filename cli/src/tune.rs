@@ -83,7 +83,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         if let Some(why) = t.timings.iter().find_map(|x| x.ms.as_ref().err()) {
             others.push(format!("(not run: {why})"));
         }
-        record(&mut wisdom, &session, &prime, radix, &t)?;
+        record(&mut wisdom, &session, &prime, &t);
         let kept = match (t.best(), t.default_ms()) {
             (Some((best, ms)), Some(dms)) if ms < dms * (1.0 - MIN_GAIN) => best.label(),
             (Some(_), Some(_)) => format!("{} (default)", t.default.label()),

@@ -3,7 +3,7 @@
 //! as [`crate::Wisdom`] (`srgfn tune`).  Every candidate computes the same
 //! transform; only speed is compared.
 
-use srgfn_gen::emit::{self, Variant};
+use srgfn_gen::emit::{self, KernelOptions, Variant};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -46,6 +46,8 @@ pub struct SizeTimings {
     pub timings: Vec<Timing>,
     /// The candidate a plan of this size runs without wisdom.
     pub default: Candidate,
+    /// What the kernels were emitted for (radix, f_mul form, PTX): part of the wisdom's key.
+    pub kernels: KernelOptions,
 }
 
 impl SizeTimings {
@@ -92,7 +94,7 @@ pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps:
         };
         timings.push(Timing { candidate, ms });
     }
-    Ok(SizeTimings { log_n, timings, default })
+    Ok(SizeTimings { log_n, timings, default, kernels: default_fft.kernel_options() })
 }
 
 /// A candidate replaces the default only where it is faster by more than
@@ -101,15 +103,11 @@ pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps:
 pub const MIN_GAIN: f64 = 0.01;
 
 /// Records the choice for `t` in `wisdom` for the session's device, the prime
-/// and the kernels `radix` builds there (the session's f_mul form and PTX
-/// choice): the fastest candidate where it beats the default by more than
-/// [`MIN_GAIN`], else the default; nothing where they did not both run.
-pub fn record(wisdom: &mut Wisdom, session: &Session, prime: &Prime, radix: Radix, t: &SizeTimings) -> Result<()> {
-    let (Some((fastest, fastest_ms)), Some(default_ms)) = (t.best(), t.default_ms()) else { return Ok(()) };
+/// and the kernels `t` ran: the fastest candidate where it beats the default
+/// by more than [`MIN_GAIN`], else the default; nothing where they did not both run.
+pub fn record(wisdom: &mut Wisdom, session: &Session, prime: &Prime, t: &SizeTimings) {
+    let (Some((fastest, fastest_ms)), Some(default_ms)) = (t.best(), t.default_ms()) else { return };
     let (best, ms) = if fastest_ms < default_ms * (1.0 - MIN_GAIN) { (fastest, fastest_ms) } else { (t.default, default_ms) };
-    let plain = session.clone().with_wisdom(Wisdom::empty());
-    let fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
-    let key = WisdomKey::new(session.device(), prime, &fft.kernel_options(), t.log_n);
+    let key = WisdomKey::new(session.device(), prime, &t.kernels, t.log_n);
     wisdom.insert(key, Choice { variant: best.variant, fuse: best.fuse, ms, default_ms });
-    Ok(())
 }
