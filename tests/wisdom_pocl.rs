@@ -109,7 +109,7 @@ fn tune_times_every_candidate_and_records_a_choice() {
     let session = session();
     let prime = catalog_prime(4).unwrap().clone();
     let radix = srgfn_gen::emit::default_radix(&prime);
-    let t = measure(&session, &prime, radix, 8, 1).unwrap();
+    let t = measure(&session, &prime, radix, 8, 1, &[]).unwrap();
     let all = candidates(&prime, radix);
     assert_eq!(t.timings.iter().map(|x| x.candidate).collect::<Vec<_>>(), all);
     assert!(all.iter().any(|c| c.fuse) && all.iter().all(|c| !c.fuse || has_fused(&prime, c.variant, radix)));
@@ -122,4 +122,8 @@ fn tune_times_every_candidate_and_records_a_choice() {
     assert!(all.iter().any(|x| (x.variant, x.fuse) == (c.variant, c.fuse)));
     assert!(c.ms <= c.default_ms && c.default_ms == t.default_ms().unwrap());
     assert_exact(&fft, 1 << 8, 3);
+    // only the table variant asked for: it and the default are timed
+    let some = measure(&session, &prime, radix, 8, 1, &[Variant::Table]).unwrap();
+    let timed: Vec<_> = some.timings.iter().map(|x| x.candidate).collect();
+    assert!(timed.contains(&some.default) && timed.iter().all(|c| c.variant == Variant::Table || *c == some.default), "{timed:?}");
 }

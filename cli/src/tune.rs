@@ -7,7 +7,9 @@ use clap::Args;
 use srgfn::tune::{measure, record, MIN_GAIN};
 use srgfn::Wisdom;
 
-use super::opts::{radix_or_default, DeviceOpts};
+use srgfn_gen::emit::Variant;
+
+use super::opts::{check_variant, radix_or_default, DeviceOpts, VariantArg};
 use super::primes::parse_prime;
 
 #[derive(Args, Debug)]
@@ -27,6 +29,9 @@ pub struct TuneArgs {
     /// Radix of the kernels [default: the prime's, 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
+    /// Variants to time, e.g. local,table (each with its fused form, where it has one) [default: every variant of the prime]; the default is always timed.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub variant: Vec<VariantArg>,
     /// Print the measurements without writing the wisdom file.
     #[arg(long)]
     pub dry_run: bool,
@@ -54,6 +59,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         bail!("no size to tune: --min-log {min_log} is above the largest log2 N {max_log} (the prime allows 2^{})", prime.two_adicity());
     }
     let reps = args.reps.unwrap_or(if gpu { 10 } else { 3 }).max(1);
+    let only: Vec<Variant> = args.variant.iter().map(|&v| check_variant(&prime, v)).collect::<Result<_>>()?;
     let path = if args.dry_run { None } else { Some(args.dev.wisdom_file(&session)?) };
     // the file as it is now (another prime's or device's entries are kept)
     let mut wisdom = match &path {
@@ -70,7 +76,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "log_n", "default", "ms", "fastest", "ms", "gain", "recorded"
     );
     for log_n in min_log..=max_log {
-        let t = measure(&session, &prime, radix, log_n, reps)?;
+        let t = measure(&session, &prime, radix, log_n, reps, &only)?;
         let mut others: Vec<String> = t
             .timings
             .iter()

@@ -54,6 +54,14 @@ fn tune_writes_a_wisdom_file_that_plans_read() {
     let o = srgfn_with(&w, &["fft", "--prime", K4, "--random", "2^8", "--verify", "--output", tmp("y.txt").to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
 
+    // --variant restricts the candidates (the default is timed in any case); a variant the prime lacks is refused
+    let o =
+        srgfn_with(&w, &["tune", "--prime", K4, "--min-log", "8", "--max-log", "8", "--reps", "1", "--variant", "workgroup", "--dry-run"]);
+    let line = stdout(&o).lines().nth(1).unwrap_or("").to_string();
+    assert!(o.status.success() && line.contains("workgroup") && line.contains("local fused") && !line.contains("digits"), "{line}");
+    let o = srgfn_with(&w, &["tune", "--prime", "(2^62+2^56)^32+1", "--variant", "local", "--dry-run"]);
+    assert!(!o.status.success() && stderr(&o).contains("not available for k = 32"), "{}", stderr(&o));
+
     // --dry-run leaves the file as it was
     let before = std::fs::read_to_string(&w).unwrap();
     let o = srgfn_with(&w, &["tune", "--prime", K4, "--min-log", "10", "--max-log", "10", "--reps", "1", "--dry-run"]);

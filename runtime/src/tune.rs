@@ -42,7 +42,7 @@ pub struct Timing {
 pub struct SizeTimings {
     /// log2 N.
     pub log_n: u32,
-    /// Every candidate, in [`candidates`] order.
+    /// The candidates timed, in [`candidates`] order.
     pub timings: Vec<Timing>,
     /// The candidate a plan of this size runs without wisdom.
     pub default: Candidate,
@@ -74,17 +74,19 @@ pub fn candidates(prime: &Prime, radix: Radix) -> Vec<Candidate> {
     out
 }
 
-/// Times every candidate's forward transform of size 2^log_n (`reps` timed
-/// runs each after 3 warm-up runs, data resident on the device).  A candidate
-/// that cannot run (memory, …) is reported with the reason, not measured;
-/// other errors end the measurement.
-pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize) -> Result<SizeTimings> {
+/// Times the candidates' forward transforms of size 2^log_n (`reps` timed
+/// runs each after 3 warm-up runs, data resident on the device): every
+/// candidate of [`candidates`], or those of the variants in `only` where it
+/// is not empty, and the default in any case.  A candidate that cannot run
+/// (memory, …) is reported with the reason, not measured; other errors end
+/// the measurement.
+pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize, only: &[Variant]) -> Result<SizeTimings> {
     let plain = session.clone().with_wisdom(Wisdom::empty());
     let default_fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
     let variant = default_fft.variant_for(log_n);
     let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, radix, None, log_n) };
     let mut timings = Vec::new();
-    for candidate in candidates(prime, radix) {
+    for candidate in candidates(prime, radix).into_iter().filter(|c| only.is_empty() || only.contains(&c.variant) || *c == default) {
         let opts = FftOptions { radix: Some(radix), variant: Some(candidate.variant), fuse: Some(candidate.fuse), ..FftOptions::default() };
         let fft = Fft::with_options(&plain, prime, opts)?;
         let ms = match crate::bench::forward_median_ms(&fft, 1usize << log_n, reps) {
