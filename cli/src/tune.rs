@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use srgfn::tune::{measure, record, MIN_GAIN};
+use srgfn::tune::{measure, record};
 use srgfn::Wisdom;
 
 use srgfn_gen::emit::Variant;
@@ -66,15 +66,17 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         Some(p) => Wisdom::read(p)?,
         None => Wisdom::empty(),
     };
+    let which = if only.is_empty() {
+        "every variant".to_string()
+    } else {
+        format!("the {} variant(s) and the default", only.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "))
+    };
     eprintln!(
-        "timing every variant of {prime} (radix {}) on {}, N = 2^{min_log} … 2^{max_log}, {reps} runs each",
+        "timing {which} of {prime} (radix {}) on {}, N = 2^{min_log} … 2^{max_log}, {reps} runs each",
         radix.number(),
         session.device().describe()
     );
-    println!(
-        "{:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {:<16} every variant",
-        "log_n", "default", "ms", "fastest", "ms", "gain", "recorded"
-    );
+    println!("{:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {:<16} timed", "log_n", "default", "ms", "fastest", "ms", "gain", "recorded");
     for log_n in min_log..=max_log {
         let t = measure(&session, &prime, radix, log_n, reps, &only)?;
         let mut others: Vec<String> = t
@@ -90,10 +92,10 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             others.push(format!("(not run: {why})"));
         }
         record(&mut wisdom, &session, &prime, &t);
-        let kept = match (t.best(), t.default_ms()) {
-            (Some((best, ms)), Some(dms)) if ms < dms * (1.0 - MIN_GAIN) => best.label(),
-            (Some(_), Some(_)) => format!("{} (default)", t.default.label()),
-            _ => "-".to_string(),
+        let kept = match t.choice() {
+            Some((c, _, _)) if c == t.default => format!("{} (default)", c.label()),
+            Some((c, _, _)) => c.label(),
+            None => "-".to_string(),
         };
         match (t.best(), t.default_ms()) {
             (Some((best, ms)), Some(dms)) => println!(

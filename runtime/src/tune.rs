@@ -59,6 +59,17 @@ impl SizeTimings {
     pub fn default_ms(&self) -> Option<f64> {
         self.timings.iter().find(|t| t.candidate == self.default).and_then(|t| t.ms.as_ref().ok().copied())
     }
+    /// What [`record`] keeps: the fastest candidate where it beats the default
+    /// by more than [`MIN_GAIN`], else the default, with its time and the
+    /// default's; None where they did not both run.
+    pub fn choice(&self) -> Option<(Candidate, f64, f64)> {
+        let ((fastest, fastest_ms), default_ms) = (self.best()?, self.default_ms()?);
+        Some(if fastest_ms < default_ms * (1.0 - MIN_GAIN) {
+            (fastest, fastest_ms, default_ms)
+        } else {
+            (self.default, default_ms, default_ms)
+        })
+    }
 }
 
 /// Every way the prime's kernels of `radix` can run a plan: each variant the
@@ -108,8 +119,7 @@ pub const MIN_GAIN: f64 = 0.01;
 /// and the kernels `t` ran: the fastest candidate where it beats the default
 /// by more than [`MIN_GAIN`], else the default; nothing where they did not both run.
 pub fn record(wisdom: &mut Wisdom, session: &Session, prime: &Prime, t: &SizeTimings) {
-    let (Some((fastest, fastest_ms)), Some(default_ms)) = (t.best(), t.default_ms()) else { return };
-    let (best, ms) = if fastest_ms < default_ms * (1.0 - MIN_GAIN) { (fastest, fastest_ms) } else { (t.default, default_ms) };
+    let Some((best, ms, default_ms)) = t.choice() else { return };
     let key = WisdomKey::new(session.device(), prime, &t.kernels, t.log_n);
     wisdom.insert(key, Choice { variant: best.variant, fuse: best.fuse, ms, default_ms });
 }
