@@ -3,7 +3,7 @@
 //! only, on its device only, the transform stays exact, and an entry the
 //! kernels cannot run is refused.
 
-use srgfn::tune::{candidates, measure, record};
+use srgfn::tune::{candidates, measure, record, Selection, PRUNED};
 use srgfn::{Choice, Error, Fft, FftOptions, Session, Wisdom, WisdomKey};
 use srgfn_gen::emit::{has_fused, plan_shape, variants_for, Variant};
 use srgfn_gen::reference::host_fft;
@@ -109,7 +109,7 @@ fn tune_times_every_candidate_and_records_a_choice() {
     let session = session();
     let prime = catalog_prime(4).unwrap().clone();
     let radix = srgfn_gen::emit::default_radix(&prime);
-    let t = measure(&session, &prime, radix, 8, 1, &[]).unwrap();
+    let t = measure(&session, &prime, radix, 8, 1, Selection::default()).unwrap();
     let all = candidates(&prime, radix);
     assert_eq!(t.timings.iter().map(|x| x.candidate).collect::<Vec<_>>(), all);
     assert!(all.iter().any(|c| c.fuse) && all.iter().all(|c| !c.fuse || has_fused(&prime, c.variant, radix)));
@@ -123,7 +123,17 @@ fn tune_times_every_candidate_and_records_a_choice() {
     assert!(c.ms <= c.default_ms && c.default_ms == t.default_ms().unwrap());
     assert_exact(&fft, 1 << 8, 3);
     // only the table variant asked for: it and the default are timed
-    let some = measure(&session, &prime, radix, 8, 1, &[Variant::Table]).unwrap();
+    let some = measure(&session, &prime, radix, 8, 1, Selection { only: &[Variant::Table], after: None }).unwrap();
     let timed: Vec<_> = some.timings.iter().map(|x| x.candidate).collect();
     assert!(timed.contains(&some.default) && timed.iter().all(|c| c.variant == Variant::Table || *c == some.default), "{timed:?}");
+    // after a size at which every candidate ran, a factor of 1 prunes all but the fastest and the default
+    let next = measure(&session, &prime, radix, 9, 1, Selection { only: &[], after: Some((&t, 1.0)) }).unwrap();
+    let (fastest, _) = t.best().unwrap();
+    for x in &next.timings {
+        let kept = x.candidate == fastest || x.candidate == next.default;
+        assert_eq!(x.ms.is_ok(), kept, "{:?}: {:?}", x.candidate, x.ms);
+        if !kept {
+            assert!(x.ms.as_ref().unwrap_err().starts_with(PRUNED));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 use clap::Args;
-use srgfn::tune::{measure, record};
+use srgfn::tune::{measure, record, Selection, PRUNED};
 use srgfn::Wisdom;
 
 use srgfn_gen::emit::Variant;
@@ -35,6 +35,9 @@ pub struct TuneArgs {
     /// Print the measurements without writing the wisdom file.
     #[arg(long)]
     pub dry_run: bool,
+    /// From the second size on, skip the variants that took more than this many times the fastest at the size before, or did not run there (0: time every variant at every size).
+    #[arg(long, default_value_t = 3.0, value_name = "FACTOR")]
+    pub prune: f64,
     #[command(flatten)]
     pub dev: DeviceOpts,
 }
@@ -77,18 +80,24 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         session.device().describe()
     );
     println!("{:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {:<16} timed", "log_n", "default", "ms", "fastest", "ms", "gain", "recorded");
+    if !(args.prune == 0.0 || args.prune >= 1.0) || !args.prune.is_finite() {
+        bail!("--prune {}: a factor of at least 1, or 0 to time every variant at every size", args.prune);
+    }
+    let mut previous = None;
     for log_n in min_log..=max_log {
-        let t = measure(&session, &prime, radix, log_n, reps, &only)?;
+        let sel = Selection { only: &only, after: previous.as_ref().map(|p| (p, args.prune)) };
+        let t = measure(&session, &prime, radix, log_n, reps, sel)?;
         let mut others: Vec<String> = t
             .timings
             .iter()
             .map(|x| match &x.ms {
                 Ok(ms) => format!("{} {ms:.4}", x.candidate.label()),
+                Err(why) if why.starts_with(PRUNED) => format!("{} ({why})", x.candidate.label()),
                 Err(_) => format!("{} -", x.candidate.label()),
             })
             .collect();
-        // why the candidates that did not run did not (the first reason; they share it as a rule)
-        if let Some(why) = t.timings.iter().find_map(|x| x.ms.as_ref().err()) {
+        // why the candidates that could not run did not (the first reason; they share it as a rule)
+        if let Some(why) = t.timings.iter().filter_map(|x| x.ms.as_ref().err()).find(|w| !w.starts_with(PRUNED)) {
             others.push(format!("(not run: {why})"));
         }
         record(&mut wisdom, &session, &prime, &t);
@@ -119,6 +128,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             // after every size, so that an interrupted run keeps what it measured
             wisdom.write(p)?;
         }
+        previous = Some(t);
     }
     match &path {
         Some(p) => eprintln!(

@@ -62,6 +62,13 @@ fn tune_writes_a_wisdom_file_that_plans_read() {
     let o = srgfn_with(&w, &["tune", "--prime", "(2^62+2^56)^32+1", "--variant", "local", "--dry-run"]);
     assert!(!o.status.success() && stderr(&o).contains("not available for k = 32"), "{}", stderr(&o));
 
+    // --prune 1: from the second size on only the fastest at the size before and the default are timed
+    let o = srgfn_with(&w, &["tune", "--prime", K4, "--min-log", "8", "--max-log", "9", "--reps", "1", "--prune", "1", "--dry-run"]);
+    let line = stdout(&o).lines().nth(2).unwrap_or("").to_string();
+    assert!(o.status.success() && line.contains("(pruned: ") && line.contains("× the fastest at 2^8"), "{line}");
+    let o = srgfn_with(&w, &["tune", "--prime", K4, "--prune", "0.5", "--dry-run"]);
+    assert!(!o.status.success() && stderr(&o).contains("--prune 0.5"), "{}", stderr(&o));
+
     // --dry-run leaves the file as it was
     let before = std::fs::read_to_string(&w).unwrap();
     let o = srgfn_with(&w, &["tune", "--prime", K4, "--min-log", "10", "--max-log", "10", "--reps", "1", "--dry-run"]);

@@ -42,7 +42,7 @@ pub struct Timing {
 pub struct SizeTimings {
     /// log2 N.
     pub log_n: u32,
-    /// The candidates timed, in [`candidates`] order.
+    /// The candidates asked for, in [`candidates`] order (those not timed with the reason).
     pub timings: Vec<Timing>,
     /// The candidate a plan of this size runs without wisdom.
     pub default: Candidate,
@@ -85,19 +85,59 @@ pub fn candidates(prime: &Prime, radix: Radix) -> Vec<Candidate> {
     out
 }
 
-/// Times the candidates' forward transforms of size 2^log_n (`reps` timed
-/// runs each after 3 warm-up runs, data resident on the device): every
-/// candidate of [`candidates`], or those of the variants in `only` where it
-/// is not empty, and the default in any case.  A candidate that cannot run
-/// (memory, …) is reported with the reason, not measured; other errors end
-/// the measurement.
-pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize, only: &[Variant]) -> Result<SizeTimings> {
+/// Which candidates [`measure`] times besides the default (which it always times).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Selection<'a> {
+    /// Only the candidates of these variants (empty: every variant's).
+    pub only: &'a [Variant],
+    /// The previous size's timings and a factor: a candidate that took more
+    /// than factor × that size's fastest, or did not run there, is not timed
+    /// (reported as pruned).  None, or a factor of 0: every candidate is timed.
+    pub after: Option<(&'a SizeTimings, f64)>,
+}
+
+/// The prefix of a [`Timing::ms`] error for a candidate [`Selection::after`] left out.
+pub const PRUNED: &str = "pruned";
+
+impl Selection<'_> {
+    /// Why `c` is not timed, if it is not; the default always is.
+    fn skip(&self, c: Candidate, default: Candidate) -> Option<String> {
+        if c == default {
+            return None;
+        }
+        if !self.only.is_empty() && !self.only.contains(&c.variant) {
+            return Some(String::new());
+        }
+        let (prev, factor) = self.after.filter(|&(_, f)| f > 0.0)?;
+        let (_, best) = prev.best()?;
+        match &prev.timings.iter().find(|t| t.candidate == c)?.ms {
+            Ok(ms) if *ms > factor * best => Some(format!("{PRUNED}: {:.1}× the fastest at 2^{}", ms / best, prev.log_n)),
+            Ok(_) => None,
+            Err(_) => Some(format!("{PRUNED}: not run at 2^{}", prev.log_n)),
+        }
+    }
+}
+
+/// Times the forward transforms of size 2^log_n (`reps` timed runs each
+/// after 3 warm-up runs, data resident on the device) of the candidates
+/// of [`candidates`] that `sel` keeps, the default in any case.  A candidate
+/// that cannot run (memory, …) or that `sel` prunes is reported with the
+/// reason, not measured; other errors end the measurement.
+pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize, sel: Selection) -> Result<SizeTimings> {
     let plain = session.clone().with_wisdom(Wisdom::empty());
     let default_fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
     let variant = default_fft.variant_for(log_n);
     let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, radix, None, log_n) };
     let mut timings = Vec::new();
-    for candidate in candidates(prime, radix).into_iter().filter(|c| only.is_empty() || only.contains(&c.variant) || *c == default) {
+    for candidate in candidates(prime, radix) {
+        match sel.skip(candidate, default) {
+            Some(why) if why.is_empty() => continue,
+            Some(why) => {
+                timings.push(Timing { candidate, ms: Err(why) });
+                continue;
+            }
+            None => {}
+        }
         let opts = FftOptions { radix: Some(radix), variant: Some(candidate.variant), fuse: Some(candidate.fuse), ..FftOptions::default() };
         let fft = Fft::with_options(&plain, prime, opts)?;
         let ms = match crate::bench::forward_median_ms(&fft, 1usize << log_n, reps) {
