@@ -164,11 +164,9 @@ impl Wisdom {
     /// where the variant has no fused kernel).
     pub fn choices_for(&self, device: &DeviceEntry, prime: &Prime, opts: &KernelOptions) -> Result<BTreeMap<u32, Choice>> {
         let mut out = BTreeMap::new();
-        if self.is_empty() {
-            return Ok(out);
-        }
-        for log_n in 1..=prime.two_adicity().min(63) {
-            let Some(&c) = self.get(&WisdomKey::new(device, prime, opts, log_n)) else { continue };
+        let mine = WisdomKey::new(device, prime, opts, 0);
+        for (key, &c) in self.entries.iter().filter(|(k, _)| k.same_kernels(&mine)) {
+            let log_n = key.log_n;
             let bad = if !emit::variants_for(prime).contains(&c.variant) {
                 Some(format!("the {} variant is not emitted for k = {}", c.variant.name(), prime.k()))
             } else if c.fuse && !emit::has_fused(prime, c.variant, opts.radix) {
@@ -295,6 +293,12 @@ fn parse_entry(line: &str) -> std::result::Result<(WisdomKey, Choice), String> {
 }
 
 impl WisdomKey {
+    /// Whether `other` is about the same device, srgfn version, prime and kernels, at any size.
+    fn same_kernels(&self, other: &WisdomKey) -> bool {
+        (&self.device, &self.srgfn, &self.prime, self.radix, &self.mul, self.ptx)
+            == (&other.device, &other.srgfn, &other.prime, other.radix, &other.mul, other.ptx)
+    }
+
     /// The key of plans of 2^`log_n` over `prime` with kernels emitted with
     /// `opts` (radix, f_mul form, PTX; [`crate::Fft::kernel_options`]) on
     /// `device`, for this srgfn version.
