@@ -194,6 +194,30 @@ pub fn half_block() -> &'static IndexMap {
     })
 }
 
+/// The superblock order of a vector that the first launch of a plan reads
+/// fastest (`emit::first2`): with T = n/R², natural element vec·n + j + m·T
+/// (j < T, m < R²) sits at vec·n + j·R² + m = g·R² + m, g = vec·T + j, so
+/// that the R² inputs of superblock g are consecutive.  Per vector and digit
+/// plane it is the transpose of the R² × T matrix of the natural order.
+pub fn superblock_element() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_SB_ELEM",
+        params: &["g", "m", "lr2"],
+        expr: add(shl(var("g"), var("lr2")), wide(var("m"))),
+        doc: "element m (< R^2 = 2^lr2) of superblock g in the superblock order: natural element vec n + j + m n/R^2 at g R^2 + m, g = vec n/R^2 + j",
+    })
+}
+
+/// Where natural element `i` of vectors of length `n` sits in the superblock
+/// order of superblocks of `r2` = R² elements ([`superblock_element`]).
+pub fn superblock_position(i: u64, n: u64, r2: u64) -> u64 {
+    let t = n / r2;
+    let (vec, rest) = (i / n, i % n);
+    let (j, m) = (rest % t, rest / t);
+    superblock_element().eval(&[vec * t + j, m, r2.trailing_zeros() as u64])
+}
+
 /// e mod 2^b, as a − ⌊a / 2^b⌋·2^b.
 fn low_bits(a: Ix, b: Ix) -> Ix {
     sub(a.clone(), shl(shr(a, b.clone()), b))
@@ -230,7 +254,9 @@ pub fn output_run_block() -> &'static IndexMap {
 /// The maps as C macros, for the kernels' shared header.
 pub fn render_macros() -> String {
     let mut out = String::from("/* The Stockham index maps of a pass (R, p) (generator/src/maps.rs; block g = vec (n/R) + i) */\n");
-    for m in [stockham_input(), stockham_output(), twiddle_exponent(), half_block(), output_run_slot(), output_run_block()] {
+    for m in
+        [stockham_input(), stockham_output(), twiddle_exponent(), half_block(), output_run_slot(), output_run_block(), superblock_element()]
+    {
         out.push_str(&m.c_macro());
     }
     out
@@ -316,6 +342,23 @@ mod tests {
                     let out = stockham_output().eval(&[vec, n, i, i % p, t, r, p]);
                     assert_eq!(out, vec * n + i0 * r + e, "G = {g} R = {r} p = {p} e = {e}");
                 }
+            }
+        }
+    }
+
+    /// The superblock order is a permutation, and per vector and digit plane
+    /// the transpose of the R² × T matrix (what the runtime's `transpose`
+    /// kernel does to reorder a vector): row m, column j to row j, column m.
+    #[test]
+    fn the_superblock_order_is_the_transpose_of_each_vector() {
+        for (n, r2) in [(16u64, 16u64), (64, 16), (1 << 10, 256), (1 << 9, 64)] {
+            let t = n / r2;
+            let mut seen = vec![false; 2 * n as usize];
+            for i in 0..2 * n {
+                let pos = superblock_position(i, n, r2);
+                let (vec, m, j) = (i / n, (i % n) / t, (i % n) % t);
+                assert_eq!(pos, vec * n + j * r2 + m, "n = {n} R² = {r2} i = {i}");
+                assert!(!std::mem::replace(&mut seen[pos as usize], true));
             }
         }
     }

@@ -12,6 +12,7 @@ mod defaults;
 pub mod digit_bounds;
 pub mod digits;
 pub mod fastnorm;
+pub mod first2;
 pub mod fused;
 pub mod lazy;
 pub mod local;
@@ -98,6 +99,7 @@ fn templates() -> &'static Tera {
             ("dft_digits.cl.tera", include_str!("../../../templates/dft_digits.cl.tera")),
             ("dft_fused.cl.tera", include_str!("../../../templates/dft_fused.cl.tera")),
             ("dft_tables.cl.tera", include_str!("../../../templates/dft_tables.cl.tera")),
+            ("dft_table_first2.cl.tera", include_str!("../../../templates/dft_table_first2.cl.tera")),
             ("lazy_block.cl.tera", include_str!("../../../templates/lazy_block.cl.tera")),
             ("twiddle.cl.tera", include_str!("../../../templates/twiddle.cl.tera")),
             ("transpose.cl.tera", include_str!("../../../templates/transpose.cl.tera")),
@@ -543,6 +545,12 @@ pub fn dft_kernel(
             descriptor: Some(program.descriptor()),
             ptx_max_registers: defaults::ptx_register_cap(prime.k(), program, variant, twiddled, opts),
         });
+    }
+    // the table plans' first two passes in one launch, from the superblock order (emit::first2)
+    if variant == Variant::Table && first2::applies(prime.k(), program.size, opts) {
+        let (first2_src, entry) = first2::kernel(prime, program, opts)?;
+        src.push_str(&first2_src);
+        entries.push(entry);
     }
     let caps: Vec<RegisterCap> =
         entries.iter().filter_map(|e| e.ptx_max_registers.map(|registers| RegisterCap { kernel: e.name.clone(), registers })).collect();

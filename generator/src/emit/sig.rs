@@ -236,6 +236,19 @@ pub fn fused_pass(name: &str) -> KernelSig {
     )
 }
 
+/// The first two Stockham passes of a table plan, (R, 1) then (R, R), in one
+/// launch from the superblock order (`emit::first2`): X → Y.
+pub fn first2_pass(name: &str) -> KernelSig {
+    let [half_shift, half_index] = half_params("superblocks");
+    stockham(
+        name,
+        Variant::Table,
+        p("X", In, "input, in the superblock order (maps.rs, SRGFN_SB_ELEM)"),
+        &[p("tw_shift2", UInt, "log2(n / R^2): the second pass's twiddle exponents (a t0) << tw_shift2"), half_shift, half_index],
+        p("count", ULong, "superblocks = elements / R^2"),
+    )
+}
+
 /// The auxiliary kernels, by name.
 pub fn aux(name: &str) -> Option<KernelSig> {
     let params: &[Param] = match name {

@@ -166,8 +166,15 @@ pub(super) fn context(
 /// model chose for the loads, the stages and both stores,
 /// [`warp_stages::WarpLayout`], the stages leave output t in slot t, and a
 /// store of p < G writes the work-group's output run), and with emulated
-/// shuffles the local memory they take.
-pub(super) fn kernel_context(k: usize, name: &str, program: &Program, twiddled: bool, opts: &KernelOptions, ctx: &mut tera::Context) {
+/// shuffles the local memory they take.  Returns the warp layout, if any.
+pub(super) fn kernel_context(
+    k: usize,
+    name: &str,
+    program: &Program,
+    twiddled: bool,
+    opts: &KernelOptions,
+    ctx: &mut tera::Context,
+) -> Option<warp_stages::WarpLayout> {
     let (groups, tpd) = shape(k, program.size);
     let threads = groups * tpd;
     let warp = warp_stages::applies(k, program.size, opts);
@@ -191,5 +198,7 @@ pub(super) fn kernel_context(k: usize, name: &str, program: &Program, twiddled: 
         ctx.insert("shuffles", &warp_stages::shuffles(k, program));
         ctx.insert("lmem_words", &layout.words);
         ctx.insert("lmem_bytes", &(layout.words * 9 + scratch));
+        return Some(layout);
     }
+    None
 }
