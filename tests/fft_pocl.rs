@@ -79,7 +79,7 @@ fn every_variant_and_radix_forward_and_inverse(k: usize) {
         for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
             let fusions = if has_fused(prime, variant, radix) { vec![Some(true), Some(false)] } else { vec![None] };
             for fuse in fusions {
-                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse, halves: None };
+                let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), fuse, ..FftOptions::default() };
                 let fft = Fft::with_options(&s, prime, opts).unwrap();
                 let mut sizes = vec![(kk, 1), (4 * kk, 3), (kk * kk, 1)];
                 if vi == 0 && k <= 8 {
@@ -138,8 +138,14 @@ fn halves_on_two_queues_match_the_host_reference() {
             for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
                 let fusions = if has_fused(prime, variant, radix) { vec![Some(false), Some(true)] } else { vec![None] };
                 for fuse in fusions {
-                    let opts =
-                        |halves| FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), max_buffer: None, fuse, halves };
+                    let opts = |halves| FftOptions {
+                        radix: Some(radix),
+                        variant: Some(variant),
+                        mul: Some(mul),
+                        fuse,
+                        halves,
+                        ..FftOptions::default()
+                    };
                     let (on, off) =
                         (Fft::with_options(&s, prime, opts(Some(true))).unwrap(), Fft::with_options(&s, prime, opts(Some(false))).unwrap());
                     let split = [(8u32, 2usize), (9, 1), (10, 3), (11, 1), (12, 1)].into_iter().filter(|&(log_n, batch)| {

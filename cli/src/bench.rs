@@ -15,7 +15,7 @@ use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
 use super::bench_report::{record_line, replot, sig3, table, Output};
-use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, HalvesArg, MulArg, VariantArg};
+use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, HalvesArg, MulArg, SuperblocksArg, VariantArg};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::size::Size;
@@ -68,6 +68,9 @@ pub struct BenchArgs {
     /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where its launches are large enough].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub halves: Vec<HalvesArg>,
+    /// Superblock-order settings to run, e.g. on,off (vectors uploaded so that the first two passes run in one launch; table variant, N ≥ K²) [default: on where that applies].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub superblocks: Vec<SuperblocksArg>,
     /// f_mul forms to run, e.g. wide64,limb22 [default: the device's default form].
     #[arg(long, alias = "muls", value_enum, value_delimiter = ',')]
     pub mul: Vec<MulArg>,
@@ -115,6 +118,7 @@ enum Kind {
         mul: Option<MulForm>,
         fuse: Option<bool>,
         halves: Option<bool>,
+        superblocks: Option<bool>,
     },
     NoTrick,
     SmallPrimes,
@@ -156,8 +160,8 @@ impl Series {
     fn fft(&mut self, session: &Session) -> Result<Fft> {
         if self.fft.is_none() {
             let opts = match self.kind {
-                Kind::Forward { radix, variant, mul, fuse, halves } => {
-                    FftOptions { radix: Some(radix), variant, mul, max_buffer: None, fuse, halves }
+                Kind::Forward { radix, variant, mul, fuse, halves, superblocks } => {
+                    FftOptions { radix: Some(radix), variant, mul, fuse, halves, superblocks, ..FftOptions::default() }
                 }
                 _ => FftOptions::default(),
             };
@@ -200,6 +204,8 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
     let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
     let halves: Vec<Option<bool>> = if args.halves.is_empty() { vec![None] } else { args.halves.iter().map(|h| Some(h.on())).collect() };
+    let superblocks: Vec<Option<bool>> =
+        if args.superblocks.is_empty() { vec![None] } else { args.superblocks.iter().map(|h| Some(h.on())).collect() };
     let mut series = Vec::new();
     for (expr, lo, hi) in suite {
         let prime = parse_prime(&expr)?;
@@ -229,7 +235,9 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
                         // an explicit "on" runs where the variant has a fused kernel
                         if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), radix) {
                             for &halves in &halves {
-                                add(Kind::Forward { radix, variant, mul, fuse, halves });
+                                for &superblocks in &superblocks {
+                                    add(Kind::Forward { radix, variant, mul, fuse, halves, superblocks });
+                                }
                             }
                         }
                     }

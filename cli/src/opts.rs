@@ -103,6 +103,22 @@ impl HalvesArg {
     }
 }
 
+/// Whether plans upload vectors in the superblock order, as spelled on the
+/// command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SuperblocksArg {
+    /// In the superblock order where the forward transform then runs its first two passes in one launch (table variant, N ≥ K²).
+    On,
+    /// In the natural order.
+    Off,
+}
+
+impl SuperblocksArg {
+    pub fn on(self) -> bool {
+        self == SuperblocksArg::On
+    }
+}
+
 /// The command-line spelling of a variant.
 pub fn variant_name(v: Variant) -> &'static str {
     v.name()
@@ -166,6 +182,9 @@ pub struct KernelOpts {
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
+    /// Upload vectors in the superblock order, so that the forward transform runs its first two passes in one launch [default: on where that applies: the table variant with its stages through the warp (NVIDIA), N ≥ K²].
+    #[arg(long, value_enum)]
+    pub superblocks: Option<SuperblocksArg>,
 }
 
 impl KernelOpts {
@@ -179,6 +198,8 @@ impl KernelOpts {
             max_buffer: None,
             fuse: self.fuse.map(FuseArg::on),
             halves: self.halves.map(HalvesArg::on),
+            superblocks: self.superblocks.map(SuperblocksArg::on),
+            warp_emulation: false,
         })
     }
 }

@@ -271,6 +271,19 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift))
             );
         }
+        // vectors uploaded in the superblock order: the first two launches as one (emit::first2)
+        let sb_variant = if nvidia != variant { nvidia } else { variant };
+        if let Some(r2) = srgfn_gen::emit::first2::plan_superblock(
+            prime.k(),
+            sb_variant,
+            &with_ptx,
+            &plan_shape(&prime, sb_variant, radix, fuse, log_n, batch as usize)?,
+        ) {
+            println!(
+                "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs launches 1 and 2 as one launch (emit::first2)",
+                sb_variant.name()
+            );
+        }
         // measured choices (srgfn tune) that plans of this size take on the devices they were measured on
         if fuse.is_none() {
             let cache = srgfn::ProgramCache::from_env().unwrap_or_else(|_| srgfn::ProgramCache::disabled());

@@ -339,13 +339,26 @@ type Times = (f64, f64, f64, f64, Vec<f64>);
 
 /// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
 /// `f` launches (a plan's own where its vectors are split).
-fn time_runs(kernels: &FieldKernels, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
+fn time_runs(kernels: &FieldKernels, reps: usize, f: impl FnMut() -> Result<()>) -> Result<Times> {
+    time_runs_after(kernels, reps, || Ok(()), f)
+}
+
+/// [`time_runs`] with `setup` before each run, not timed (its launches are
+/// not recorded).
+fn time_runs_after(
+    kernels: &FieldKernels,
+    reps: usize,
+    mut setup: impl FnMut() -> Result<()>,
+    mut f: impl FnMut() -> Result<()>,
+) -> Result<Times> {
     for _ in 0..3 {
+        setup()?;
         f()?;
     }
     kernels.session().queue.finish().or_device(|| "the device queue failed".into())?;
     let mut runs = Vec::with_capacity(reps);
     for _ in 0..reps {
+        setup()?;
         kernels.start_recording();
         f()?;
         let (span, busy, each) = kernels.stop_recording_each()?;
@@ -403,9 +416,24 @@ fn record(
 fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times)> {
     let mut plan = fft.plan(n, 1)?;
     // flat words: the host holds 8k bytes per element, not a vector per element
-    let mut v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
-    let t = time_runs(&plan.kernels().clone(), reps, || plan.forward(&mut v))?;
-    Ok((plan, t))
+    let v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
+    // each run transforms the vector as uploaded (in the plan's input order, Plan::input_order)
+    let order = v.order();
+    let kernels = plan.kernels().clone();
+    let cell = std::cell::RefCell::new((plan, v));
+    let t = time_runs_after(
+        &kernels,
+        reps,
+        || {
+            let (plan, v) = &mut *cell.borrow_mut();
+            plan.reorder(v, order)
+        },
+        || {
+            let (plan, v) = &mut *cell.borrow_mut();
+            plan.forward(v)
+        },
+    )?;
+    Ok((cell.into_inner().0, t))
 }
 
 /// The median time (ms) of `reps` forward transforms of size n (one vector,
@@ -438,7 +466,9 @@ pub fn bench_forward(
         Some(false) => "-whole",
         None => "",
     };
-    let variant = format!("srgfn-r{}-{}{fused}{halves}-{mul}{ptx}", radix.number(), plan.variant().name());
+    // "-sb": the input in the superblock order, its first two passes in one launch (emit::first2)
+    let sb = if plan.input_order() == crate::Order::Natural { "" } else { "-sb" };
+    let variant = format!("srgfn-r{}-{}{fused}{halves}{sb}-{mul}{ptx}", radix.number(), plan.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
     rec.twiddle_products = shape.general_twiddle_products() as f64;
     if let Some(g) = core_rate_g {

@@ -335,8 +335,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                         variant: Some(variant),
                         mul,
                         max_buffer: Some(two_buffer_limit(prime, variant, n)),
-                        fuse: None,
-                        halves: None,
+                        ..FftOptions::default()
                     };
                     cases.push(case(prime, format!("{label} in 2 buffers N={}", log2_label(n)), report, || {
                         transform(&Fft::with_options(session, prime, opts)?, n)

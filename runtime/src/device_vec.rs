@@ -6,6 +6,22 @@ use ocl::Buffer;
 
 use crate::error::{Error, Misuse, Result};
 
+/// The order of a vector's elements on the device (digit-major either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Element i of each vector at position i.
+    Natural,
+    /// The superblock order of R² elements (`srgfn_gen::maps::superblock_element`):
+    /// what a plan's forward transform reads fastest where it runs its first
+    /// two passes in one launch (`srgfn_gen::emit::first2`).  Plans upload
+    /// into it where that applies; transforms leave their output in the
+    /// natural order, and downloads and products take either.
+    Superblocks {
+        /// R², the elements of a superblock.
+        r2: usize,
+    },
+}
+
 /// Elements resident on the device in the digit-major layout.  A vector
 /// belongs to the plan that made it: every operation checks its prime, N,
 /// batch, OpenCL context and plan, and refuses a vector made for another
@@ -18,6 +34,8 @@ pub struct DeviceVec {
     /// False after an operation on it failed part-way: its contents are then
     /// undefined, and every later use is refused rather than computing on them.
     pub(crate) valid: bool,
+    /// The order of its elements ([`Order`]).
+    pub(crate) order: Order,
 }
 
 /// What a vector was made for; all of it must match the plan that uses it.
@@ -69,7 +87,7 @@ impl Owner {
 impl DeviceVec {
     /// A valid vector of `owner` in `buf`.
     pub(crate) fn new(bufs: Vec<Buffer<u64>>, owner: Owner) -> DeviceVec {
-        DeviceVec { bufs, owner, valid: true }
+        DeviceVec { bufs, owner, valid: true, order: Order::Natural }
     }
 
     /// N · batch elements.
@@ -96,6 +114,10 @@ impl DeviceVec {
     /// failed part-way (every later use is then refused).
     pub fn is_valid(&self) -> bool {
         self.valid
+    }
+    /// The order of its elements on the device.
+    pub fn order(&self) -> Order {
+        self.order
     }
     /// The buffers it is split into (1 when it fits one buffer of the device).
     pub fn segments(&self) -> usize {

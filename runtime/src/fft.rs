@@ -30,7 +30,7 @@ use srgfn_gen::plan::{Halves, Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
-use crate::device_vec::{DeviceVec, Owner};
+use crate::device_vec::{DeviceVec, Order, Owner};
 use crate::error::{DeviceContext as _, Error, Result};
 use crate::kernels::{FieldKernels, PassPart};
 use crate::memory;
@@ -61,6 +61,8 @@ pub struct Fft {
     fuse: Option<bool>,
     /// The caller's choice of halves ([`FftOptions::halves`]).
     halves: Option<bool>,
+    /// The caller's choice of the superblock order ([`FftOptions::superblocks`]).
+    superblocks: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
     max_buffer: u64,
     /// The session's measured choices for these kernels by log2 N
@@ -92,6 +94,17 @@ pub struct FftOptions {
     /// are large enough to gain (`srgfn_gen::emit::plan_halves`);
     /// `Some(true)` wherever a plan allows it, `Some(false)` never.
     pub halves: Option<bool>,
+    /// Upload vectors in the superblock order ([`crate::Order`]) where a
+    /// plan's forward transform then runs its first two passes in one launch
+    /// (`srgfn_gen::emit::first2`: the table variant with its stages through
+    /// the warp, N ≥ K², whole vectors).  Default and `Some(true)`: wherever
+    /// a plan allows it; `Some(false)`: never.
+    pub superblocks: Option<bool>,
+    /// Without PTX, emit the table and digits variants' warp paths with the
+    /// shuffles emulated through local memory (`KernelOptions::warp_emulation`),
+    /// so that tests on PoCL run the plans NVIDIA runs.  For tests only.
+    #[doc(hidden)]
+    pub warp_emulation: bool,
 }
 
 impl Fft {
@@ -110,7 +123,12 @@ impl Fft {
             Some(m) => m,
             None => crate::kernels::default_mul(session, prime)?,
         };
-        let kernels = FieldKernels::with_mul(session, prime, radix, mul)?;
+        let kernels = if opts.warp_emulation {
+            let kopts = KernelOptions { warp_emulation: true, ..KernelOptions::new(radix, mul) };
+            FieldKernels::with_options(session, prime, KernelOptions { ptx: crate::kernels::default_ptx(session), ..kopts })?
+        } else {
+            FieldKernels::with_mul(session, prime, radix, mul)?
+        };
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {
@@ -137,6 +155,7 @@ impl Fft {
             variant_chosen: opts.variant.is_some(),
             fuse: opts.fuse,
             halves: opts.halves,
+            superblocks: opts.superblocks,
             max_buffer,
             measured: Arc::new(measured),
         })
@@ -219,6 +238,11 @@ impl Fft {
     /// The halves asked for in [`FftOptions::halves`] (`None`: the default).
     pub fn halves_option(&self) -> Option<bool> {
         self.halves
+    }
+
+    /// The superblock order asked for in [`FftOptions::superblocks`] (`None`: the default).
+    pub fn superblocks_option(&self) -> Option<bool> {
+        self.superblocks
     }
 
     /// The fusion asked for in [`FftOptions::fuse`] (`None`: the default).
@@ -421,6 +445,10 @@ pub struct Plan {
     scratch: Vec<Buffer<u64>>,
     /// The launches run as two halves side by side, if any.
     halves: Option<Halves>,
+    /// R² where the plan uploads vectors in the superblock order and its
+    /// forward transform of such a vector runs the first two passes in one
+    /// launch ([`crate::Order`], `emit::first2::plan_superblock`).
+    superblocks: Option<usize>,
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
     n_inv: Buffer<u64>,
@@ -453,6 +481,10 @@ impl Plan {
         };
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         let halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves);
+        let superblocks = match fft.superblocks {
+            Some(false) => None,
+            _ => emit::first2::plan_superblock(k, variant, &kernels.options(), &shape),
+        };
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
             session: fft.session().id(),
@@ -461,13 +493,48 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, table, n_inv, owner })
+        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, superblocks, table, n_inv, owner })
     }
 
     /// The launches this plan runs as two halves side by side, if any
     /// ([`emit::plan_halves`]).
     pub fn halves(&self) -> Option<Halves> {
         self.halves
+    }
+
+    /// The order the plan uploads vectors in: the superblock order where its
+    /// forward transform reads that fastest ([`FftOptions::superblocks`]).
+    pub fn input_order(&self) -> Order {
+        self.superblocks.map_or(Order::Natural, |r2| Order::Superblocks { r2 })
+    }
+
+    /// Puts `v`'s elements in `order` on the device (a transpose of each
+    /// vector's digit planes, R² × n/R², through the plan's scratch vector).
+    /// [`Error::InvalidOption`] for the superblock order in a plan without it.
+    pub fn reorder(&mut self, v: &mut DeviceVec, order: Order) -> Result<()> {
+        self.check_vec(v)?;
+        if v.order == order {
+            return Ok(());
+        }
+        let r2 = match (v.order, order) {
+            (Order::Superblocks { r2 }, Order::Natural) => r2,
+            (_, Order::Superblocks { r2 }) if Some(r2) == self.superblocks => r2,
+            _ => {
+                return Err(Error::option(format!(
+                    "this plan has no superblock order {order:?} (its input order: {:?})",
+                    self.input_order()
+                )))
+            }
+        };
+        // one segment (plan_superblock): k·batch consecutive matrices of R² × T (natural) or T × R²
+        let (t, planes) = ((self.shape.n / r2) as u32, (self.fft.prime().k() * self.shape.batch) as u32);
+        let (rows, cols) = if order == Order::Natural { (t, r2 as u32) } else { (r2 as u32, t) };
+        v.valid = false;
+        self.kernels.transpose(&v.bufs[0], &self.scratch[0], rows, cols, planes)?;
+        std::mem::swap(&mut v.bufs[0], &mut self.scratch[0]);
+        v.order = order;
+        v.valid = true;
+        Ok(())
     }
 
     /// This plan's id, unique in the process (see [`DeviceVec::plan_id`]).
@@ -530,12 +597,36 @@ impl Plan {
         let log_t = self.shape.twiddle_log();
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
         let launches = self.shape.launches();
-        for (j, launch) in launches.iter().copied().enumerate() {
+        // a vector in the superblock order: the first two launches as one (emit::first2)
+        let start = match v.order {
+            Order::Natural => 0,
+            Order::Superblocks { r2 } if Some(r2) == self.superblocks => {
+                let second = match launches[1] {
+                    Launch::Single(pass) => pass,
+                    Launch::Fused(..) => return Err(Error::internal("a superblock plan with a fused launch")),
+                };
+                kernels.first2_pass(
+                    &v.bufs,
+                    &self.scratch,
+                    &self.table,
+                    [self.seg as u64, n],
+                    log_t,
+                    self.shape.twiddle_shift(&second),
+                    total / r2 as u64,
+                )?;
+                std::mem::swap(&mut v.bufs, &mut self.scratch);
+                2
+            }
+            Order::Superblocks { .. } => return Err(Error::internal("a vector in another plan's superblock order")),
+        };
+        let mut forked = false;
+        for (j, launch) in launches.iter().copied().enumerate().skip(start) {
             // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
             let parts = match self.halves {
                 Some(h) if j >= h.from => {
-                    if j == h.from {
+                    if !forked {
                         kernels.fork()?;
+                        forked = true;
                     }
                     vec![PassPart::Half { shift: h.shift, half: 0 }, PassPart::Half { shift: h.shift, half: 1 }]
                 }
@@ -579,9 +670,10 @@ impl Plan {
             }
             std::mem::swap(&mut v.bufs, &mut self.scratch);
         }
-        if self.halves.is_some_and(|h| h.from < launches.len()) {
+        if forked {
             kernels.join()?;
         }
+        v.order = Order::Natural;
         v.valid = true;
         Ok(())
     }
@@ -605,9 +697,11 @@ impl Plan {
     }
 
     /// a ← a · b element-wise (both vectors of this plan).
-    pub fn pointwise_mul(&self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
+    /// The product takes b's order ([`Plan::reorder`] of a first where they differ).
+    pub fn pointwise_mul(&mut self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
         self.check_vec(a)?;
         self.check_vec(b)?;
+        self.reorder(a, b.order)?;
         a.valid = false;
         let seg = self.seg as u64;
         for (x, y) in a.bufs.iter().zip(&b.bufs) {

@@ -478,6 +478,35 @@ impl FieldKernels {
         self.launch_on(self.queue_of(part), &format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)
     }
 
+    /// The first two Stockham passes of radix K, (K, 1) then (K, K), in one
+    /// launch of the table variant's `…_first2` kernel (`emit::first2`): X,
+    /// in the superblock order, → Y in the natural order, Y ≠ X; `count` =
+    /// total elements / K²; `tw_shift2` = the second pass's
+    /// [`PlanShape::twiddle_shift`].  Whole launches only.
+    #[allow(clippy::too_many_arguments)]
+    pub fn first2_pass(
+        &self,
+        x: &[Buffer<u64>],
+        y: &[Buffer<u64>],
+        w: &Buffer<u64>,
+        [plane, n]: [u64; 2],
+        log_t: u32,
+        tw_shift2: u32,
+        count: u64,
+    ) -> Result<()> {
+        let kk = self.base_size();
+        pass_shape(n, (kk * kk) as u64, 1)?;
+        if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
+            return Err(Error::internal(format!("no first-two-passes kernel for k = {} with these options", self.prime.k())));
+        }
+        let name = emit::first2::name(&self.set.program);
+        let (file, _) = self.dft_file(Variant::Table, kk)?;
+        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, count as usize)
+            .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
+        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0], count);
+        self.launch_on(&self.session.queue, &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
+    }
+
     /// The unrolled program of DFT_n (n | K) with this set's radix.
     /// Words of a twiddle table of `entries` entries laid out for `variant`
     /// (`Variant::table_words`), or None beyond the host's addresses.

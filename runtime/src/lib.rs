@@ -44,7 +44,7 @@ mod wisdom;
 
 pub use cache::ProgramCache;
 pub use device::{list_devices, select_device, DeviceEntry};
-pub use device_vec::DeviceVec;
+pub use device_vec::{DeviceVec, Order};
 pub use error::{Error, Misuse, Result, INSTALL_HINT};
 pub use fft::{Fft, FftOptions, FourStep, FourStepStats, Plan};
 pub use multi::{shares, Devices, MultiFft, MultiPlan, MultiVec};

@@ -263,10 +263,10 @@ impl MultiPlan {
     }
 
     /// a ← a · b element-wise (both vectors of this plan).
-    pub fn pointwise_mul(&self, a: &mut MultiVec, b: &MultiVec) -> Result<()> {
+    pub fn pointwise_mul(&mut self, a: &mut MultiVec, b: &MultiVec) -> Result<()> {
         self.check(a)?;
         self.check(b)?;
-        self.plans.iter().zip(a.parts.iter_mut().zip(&b.parts)).try_for_each(|(plan, (pa, pb))| plan.pointwise_mul(pa, pb))
+        self.plans.iter_mut().zip(a.parts.iter_mut().zip(&b.parts)).try_for_each(|(plan, (pa, pb))| plan.pointwise_mul(pa, pb))
     }
 
     /// Waits for every device's queued launches.

@@ -523,6 +523,7 @@ fn fill(plan: &mut Plan, v: &mut DeviceVec, words: &[u64], transpose: Option<(us
         kernels.transpose(&v.bufs[0], &plan.scratch[0], rows as u32, cols as u32, k as u32)?;
         std::mem::swap(&mut v.bufs[0], &mut plan.scratch[0]);
     }
+    v.order = crate::Order::Natural;
     v.valid = true;
     Ok(())
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use srgfn_gen::{Digits, FieldError};
 
 use super::{trace_phase, Plan};
-use crate::device_vec::DeviceVec;
+use crate::device_vec::{DeviceVec, Order};
 use crate::error::{DeviceContext as _, Error, Result};
 use crate::memory::{self, Need};
 
@@ -88,7 +88,38 @@ impl Plan {
             }
             kernels.from_binary(scratch, buf, self.seg as u64, count as u64, self.seg as u64)?;
         }
-        Ok(self.new_vec(bufs))
+        self.ordered_vec(bufs)
+    }
+
+    /// A new vector of `bufs` (natural order), in the plan's input order ([`Plan::input_order`]).
+    fn ordered_vec(&mut self, bufs: Vec<Buffer<u64>>) -> Result<DeviceVec> {
+        let mut v = self.new_vec(bufs);
+        let order = self.input_order();
+        self.reorder(&mut v, order)?;
+        Ok(v)
+    }
+
+    /// Element-major words read back from a vector in `order` (`read` of
+    /// them for the first `count` positions), as the first `len` elements in
+    /// the natural order: a vector in the superblock order is read whole
+    /// and put in order on the host.
+    fn natural_words(&self, order: Order, len: usize, read: impl FnOnce(usize) -> Result<Vec<u64>>) -> Result<Vec<u64>> {
+        let k = self.fft.prime().k();
+        match order {
+            Order::Natural => read(len),
+            Order::Superblocks { r2 } => {
+                let bytes = memory::element_bytes(k, self.total() as u128);
+                memory::check_host(&format!("reading back {} elements in the superblock order", self.total()), bytes.saturating_mul(2))?;
+                let all = read(self.total())?;
+                let n = self.shape.n as u64;
+                let mut out = crate::staging::host_words(len * k);
+                out.par_chunks_mut(k).enumerate().for_each(|(i, dst)| {
+                    let pos = srgfn_gen::maps::superblock_position(i as u64, n, r2 as u64) as usize;
+                    dst.copy_from_slice(&all[pos * k..(pos + 1) * k]);
+                });
+                Ok(out)
+            }
+        }
     }
 
     /// Uploads element-major words (k per element, already canonical),
@@ -109,7 +140,7 @@ impl Plan {
             }
             kernels.transpose(scratch, buf, seg as u32, k as u32, 1)?;
         }
-        Ok(self.new_vec(bufs))
+        self.ordered_vec(bufs)
     }
 
     /// Uploads canonical digit vectors stored element after element (k words
@@ -136,15 +167,17 @@ impl Plan {
         self.check_download(len, 0)?;
         let k = self.fft.prime().k();
         let kernels = &self.kernels;
-        let mut out = crate::staging::host_words(len * k);
-        for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
-            let (start, count) = self.segment_share(s, len);
-            if count > 0 {
-                kernels.transpose(buf, scratch, k as u32, self.seg as u32, 1)?;
-                kernels.read_into(scratch, &mut out[start * k..(start + count) * k])?;
+        self.natural_words(v.order, len, |len| {
+            let mut out = crate::staging::host_words(len * k);
+            for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
+                let (start, count) = self.segment_share(s, len);
+                if count > 0 {
+                    kernels.transpose(buf, scratch, k as u32, self.seg as u32, 1)?;
+                    kernels.read_into(scratch, &mut out[start * k..(start + count) * k])?;
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Uploads N·batch elements given as canonical digit vectors; the layout
@@ -182,14 +215,17 @@ impl Plan {
         self.check_download(len, self.element_host_bytes())?;
         let kernels = &self.kernels;
         let t = std::time::Instant::now();
-        let mut words = crate::staging::host_words(len * k);
-        for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
-            let (start, count) = self.segment_share(s, len);
-            if count > 0 {
-                kernels.to_binary(buf, scratch, self.seg as u64, count as u64)?;
-                kernels.read_into(scratch, &mut words[start * k..(start + count) * k])?;
+        let words = self.natural_words(v.order, len, |len| {
+            let mut words = crate::staging::host_words(len * k);
+            for (s, (buf, scratch)) in v.bufs.iter().zip(&self.scratch).enumerate() {
+                let (start, count) = self.segment_share(s, len);
+                if count > 0 {
+                    kernels.to_binary(buf, scratch, self.seg as u64, count as u64)?;
+                    kernels.read_into(scratch, &mut words[start * k..(start + count) * k])?;
+                }
             }
-        }
+            Ok(words)
+        })?;
         trace_phase("download: to_binary and read", t);
         let t = std::time::Instant::now();
         let p = self.fft.prime().modulus();

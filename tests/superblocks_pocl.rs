@@ -1,0 +1,149 @@
+//! Vectors in the superblock order (`srgfn::Order`) and the table plans'
+//! first two passes in one launch (`srgfn_gen::emit::first2`), on the default
+//! OpenCL device (PoCL in CI) with the warp's shuffles emulated through local
+//! memory, as NVIDIA runs them with PTX: uploads, forward and inverse
+//! transforms, products and downloads against the host reference, every k
+//! whose work-group holds whole superblocks (2, 4, 8), both radices, sizes that
+//! are powers of K and not, partial work-groups and batches.
+
+use num_bigint::BigUint;
+use srgfn::{Fft, FftOptions, Order, Plan, Session, Wisdom};
+use srgfn_gen::emit::Variant;
+use srgfn_gen::reference::{host_fft, schoolbook_mul};
+use srgfn_gen::rules::Radix;
+use srgfn_gen::{catalog_prime, Digits, Field, Prime};
+use srgfn_suite::{edge_values, random_digits, random_values, rng};
+
+fn session() -> Session {
+    Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests").with_wisdom(Wisdom::empty())
+}
+
+/// The table variant with emulated shuffles; `superblocks` as given.
+fn fft(s: &Session, prime: &Prime, radix: Radix, superblocks: Option<bool>) -> Fft {
+    let opts = FftOptions { radix: Some(radix), variant: Some(Variant::Table), superblocks, warp_emulation: true, ..FftOptions::default() };
+    Fft::with_options(s, prime, opts).unwrap()
+}
+
+/// n·batch random elements with the edge values among the first.
+fn inputs(f: &Field, len: usize, seed: u64) -> Vec<Digits> {
+    let mut r = rng(seed);
+    let mut x: Vec<Digits> = (0..len).map(|_| random_digits(f, &mut r)).collect();
+    for (i, e) in edge_values(f).into_iter().enumerate().take(len / 2) {
+        x[2 * i + 1] = e;
+    }
+    x
+}
+
+/// The host's forward transform of each vector of n.
+fn host_forward(f: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
+    let mut want = x.to_vec();
+    for v in want.chunks_mut(n) {
+        host_fft(f, v).unwrap();
+    }
+    want
+}
+
+fn plan(fft: &Fft, n: usize, batch: usize) -> Plan {
+    fft.plan(n, batch).unwrap()
+}
+
+#[test]
+fn forward_transforms_from_the_superblock_order_match_the_host() {
+    let s = session();
+    for k in [2usize, 4, 8] {
+        let prime = catalog_prime(k).unwrap();
+        let f = Field::new(prime);
+        let kk = 2 * k;
+        for radix in [Radix::R2, Radix::R4] {
+            let fft = fft(&s, prime, radix, None);
+            // K² (one superblock: a partial work-group for k ≤ 4), K³, and sizes that are not powers of K
+            for (n, batch) in [(kk * kk, 1), (kk * kk * 2, 2), (kk * kk * kk, 1), (kk * kk * 4, 1)] {
+                let mut plan = plan(&fft, n, batch);
+                assert_eq!(plan.input_order(), Order::Superblocks { r2: kk * kk }, "k = {k} N = {n}");
+                let x = inputs(&f, n * batch, (k * n + batch) as u64);
+                let mut v = plan.upload_digits(&x).unwrap();
+                assert_eq!(v.order(), Order::Superblocks { r2: kk * kk });
+                // read back as uploaded: the natural order
+                assert!(plan.download_digits(&v).unwrap() == x, "k = {k} {radix:?} N = {n}: the upload does not read back");
+                plan.forward(&mut v).unwrap();
+                assert_eq!(v.order(), Order::Natural);
+                assert!(
+                    plan.download_digits(&v).unwrap() == host_forward(&f, &x, n),
+                    "k = {k} {radix:?} N = {n} batch {batch}: forward from the superblock order ≠ host"
+                );
+                // the inverse of the output (natural order) gives the input back
+                plan.inverse(&mut v).unwrap();
+                assert!(plan.download_digits(&v).unwrap() == x, "k = {k} {radix:?} N = {n}: inverse(forward(x)) ≠ x");
+            }
+        }
+    }
+}
+
+/// The superblock order off, on, and vectors moved between the orders by
+/// hand give the same transforms; plans below K² and other variants upload
+/// in the natural order.
+#[test]
+fn both_orders_give_the_same_results_and_reorder_is_exact() {
+    let s = session();
+    let prime = catalog_prime(8).unwrap();
+    let f = Field::new(prime);
+    let n = 16 * 16 * 2;
+    let x = inputs(&f, n, 5);
+    let want = host_forward(&f, &x, n);
+    let off = fft(&s, prime, Radix::R4, Some(false));
+    let mut p = plan(&off, n, 1);
+    assert_eq!(p.input_order(), Order::Natural);
+    let mut v = p.upload_digits(&x).unwrap();
+    assert_eq!(v.order(), Order::Natural);
+    // a vector put in an order its plan does not have is refused
+    assert!(p.reorder(&mut v, Order::Superblocks { r2: 256 }).is_err());
+    p.forward(&mut v).unwrap();
+    assert!(p.download_digits(&v).unwrap() == want);
+    let on = fft(&s, prime, Radix::R4, None);
+    let mut p = plan(&on, n, 1);
+    let mut v = p.upload_digits(&x).unwrap();
+    // to the natural order and back, then transformed from each
+    p.reorder(&mut v, Order::Natural).unwrap();
+    assert!(p.download_digits(&v).unwrap() == x);
+    let mut w = p.upload_digits(&x).unwrap();
+    p.forward(&mut v).unwrap();
+    p.forward(&mut w).unwrap();
+    assert!(p.download_digits(&v).unwrap() == want && p.download_digits(&w).unwrap() == want);
+    // N < K²: no superblock; the local variant: none either
+    assert_eq!(plan(&on, 128, 1).input_order(), Order::Natural);
+    let local =
+        Fft::with_options(&s, prime, FftOptions { variant: Some(Variant::Local), warp_emulation: true, ..FftOptions::default() }).unwrap();
+    assert_eq!(plan(&local, n, 1).input_order(), Order::Natural);
+}
+
+/// Products of vectors in different orders (one transformed, one as
+/// uploaded), value uploads and downloads, and polynomial products through
+/// the superblock plans, against the host.
+#[test]
+fn products_and_values_through_superblock_plans_match_the_host() {
+    let s = session();
+    let prime = catalog_prime(4).unwrap();
+    let f = Field::new(prime);
+    let fft = fft(&s, prime, Radix::R4, None);
+    let n = 8 * 8 * 4;
+    let mut p = plan(&fft, n, 1);
+    let (a, b) = (inputs(&f, n, 11), inputs(&f, n, 12));
+    let mut va = p.upload_digits(&a).unwrap();
+    let vb = p.upload_digits(&b).unwrap();
+    p.forward(&mut va).unwrap();
+    // va natural, vb in the superblock order: the product takes vb's order
+    p.pointwise_mul(&mut va, &vb).unwrap();
+    assert_eq!(va.order(), vb.order());
+    let fa = host_forward(&f, &a, n);
+    let want: Vec<Digits> = fa.iter().zip(&b).map(|(x, y)| f.mul(x, y)).collect();
+    assert!(p.download_digits(&va).unwrap() == want, "pointwise product across the orders ≠ host");
+    // values: a prefix read back in the natural order
+    let vals = random_values(prime, n, 3);
+    let v = p.upload(&vals).unwrap();
+    assert!(matches!(v.order(), Order::Superblocks { .. }));
+    assert_eq!(p.download_prefix(&v, 37).unwrap(), vals[..37].to_vec());
+    // polynomial products whose plans take the superblock order
+    let (x, y) = (random_values(prime, 300, 4), random_values(prime, 211, 5));
+    let got: Vec<BigUint> = fft.poly_mul(&x, &y).unwrap();
+    assert_eq!(got, schoolbook_mul(prime, &x, &y));
+}
