@@ -27,7 +27,7 @@ use super::sig;
 use super::table;
 use super::twiddle_put::TwiddlePut;
 use super::warp_stages::WarpLayout;
-use super::{warp_stages, EmitError, KernelEntry, KernelOptions, Variant, LOCAL_MAX_BYTES, WARP};
+use super::{warp_stages, EmitError, KernelEntry, KernelOptions, Variant, LOCAL_MAX_BYTES};
 use crate::prime::Prime;
 use crate::unroll::Program;
 
@@ -67,15 +67,7 @@ pub fn work_size(k: usize, n: usize, superblocks: usize) -> Option<(usize, usize
 /// from slot t0 of block t2).
 pub fn wavefronts(layout: &WarpLayout, k: usize, n: usize, groups: usize) -> usize {
     let threads = groups * k;
-    let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| -> usize {
-        (0..count.div_ceil(WARP))
-            .map(|w| {
-                let idx: Vec<usize> =
-                    (WARP * w..(WARP * w + WARP).min(count)).map(lanes).map(|(q, d, gi)| layout.index(q, d, gi)).collect();
-                wavefronts_lazy(&idx)
-            })
-            .sum()
-    };
+    let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| layout.warps_cost(lanes, count, wavefronts_lazy);
     let elements = groups * n;
     let (sb, m) = (|e: usize| e / (n * n), |e: usize| e % (n * n));
     let mut total = 0;

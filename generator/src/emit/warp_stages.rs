@@ -71,19 +71,23 @@ impl WarpLayout {
         self.wavefronts_by(k, n, groups, wavefronts_lazy)
     }
 
+    /// The cost of one access of `count` work-items, warp by warp: work-item
+    /// i touches (slot, digit, block) `lanes(i)`, a warp costs `cost` of its
+    /// lanes' indices.
+    pub fn warps_cost(&self, lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize, cost: fn(&[usize]) -> usize) -> usize {
+        (0..count.div_ceil(WARP))
+            .map(|w| {
+                let idx: Vec<usize> = (WARP * w..(WARP * w + WARP).min(count)).map(lanes).map(|(q, d, gi)| self.index(q, d, gi)).collect();
+                cost(&idx)
+            })
+            .sum()
+    }
+
     /// [`WarpLayout::wavefronts`] with the cost of one warp access given.
     fn wavefronts_by(&self, k: usize, n: usize, groups: usize, cost: fn(&[usize]) -> usize) -> usize {
         let threads = groups * k;
         let mut total = 0;
-        let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| -> usize {
-            (0..count.div_ceil(WARP))
-                .map(|w| {
-                    let idx: Vec<usize> =
-                        (WARP * w..(WARP * w + WARP).min(count)).map(lanes).map(|(q, d, gi)| self.index(q, d, gi)).collect();
-                    cost(&idx)
-                })
-                .sum()
-        };
+        let warps = |lanes: &dyn Fn(usize) -> (usize, usize, usize), count: usize| self.warps_cost(lanes, count, cost);
         for d in 0..k {
             // loads and the stores of p >= G, one digit at a time
             total += 2 * warps(&|e| (e / groups, d, e % groups), n * groups);
