@@ -339,28 +339,29 @@ type Times = (f64, f64, f64, f64, Vec<f64>);
 
 /// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
 /// `f` launches (a plan's own where its vectors are split).
-fn time_runs(kernels: &FieldKernels, reps: usize, f: impl FnMut() -> Result<()>) -> Result<Times> {
-    time_runs_after(kernels, reps, || Ok(()), f)
+fn time_runs(kernels: &FieldKernels, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
+    time_runs_on(kernels, reps, &mut (), |_| Ok(()), |_| f())
 }
 
-/// [`time_runs`] with `setup` before each run, not timed (its launches are
-/// not recorded).
-fn time_runs_after(
+/// [`time_runs`] of `f` on `state`, with `setup` of it before each run, not
+/// timed (its launches are not recorded).
+fn time_runs_on<S>(
     kernels: &FieldKernels,
     reps: usize,
-    mut setup: impl FnMut() -> Result<()>,
-    mut f: impl FnMut() -> Result<()>,
+    state: &mut S,
+    mut setup: impl FnMut(&mut S) -> Result<()>,
+    mut f: impl FnMut(&mut S) -> Result<()>,
 ) -> Result<Times> {
     for _ in 0..3 {
-        setup()?;
-        f()?;
+        setup(state)?;
+        f(state)?;
     }
     kernels.session().queue.finish().or_device(|| "the device queue failed".into())?;
     let mut runs = Vec::with_capacity(reps);
     for _ in 0..reps {
-        setup()?;
+        setup(state)?;
         kernels.start_recording();
-        f()?;
+        f(state)?;
         let (span, busy, each) = kernels.stop_recording_each()?;
         if each.is_empty() {
             return Err(crate::Error::internal("a timed run launched no kernel these kernels record"));
@@ -420,20 +421,9 @@ fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times
     // each run transforms the vector as uploaded (in the plan's input order, Plan::input_order)
     let order = v.order();
     let kernels = plan.kernels().clone();
-    let cell = std::cell::RefCell::new((plan, v));
-    let t = time_runs_after(
-        &kernels,
-        reps,
-        || {
-            let (plan, v) = &mut *cell.borrow_mut();
-            plan.reorder(v, order)
-        },
-        || {
-            let (plan, v) = &mut *cell.borrow_mut();
-            plan.forward(v)
-        },
-    )?;
-    Ok((cell.into_inner().0, t))
+    let mut state = (plan, v);
+    let t = time_runs_on(&kernels, reps, &mut state, |(plan, v)| plan.reorder(v, order), |(plan, v)| plan.forward(v))?;
+    Ok((state.0, t))
 }
 
 /// The median time (ms) of `reps` forward transforms of size n (one vector,

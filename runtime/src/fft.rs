@@ -123,12 +123,12 @@ impl Fft {
             Some(m) => m,
             None => crate::kernels::default_mul(session, prime)?,
         };
-        let kernels = if opts.warp_emulation {
-            let kopts = KernelOptions { warp_emulation: true, ..KernelOptions::new(radix, mul) };
-            FieldKernels::with_options(session, prime, KernelOptions { ptx: crate::kernels::default_ptx(session), ..kopts })?
-        } else {
-            FieldKernels::with_mul(session, prime, radix, mul)?
+        let kopts = KernelOptions {
+            ptx: crate::kernels::default_ptx(session),
+            warp_emulation: opts.warp_emulation,
+            ..KernelOptions::new(radix, mul)
         };
+        let kernels = FieldKernels::with_options(session, prime, kopts)?;
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {

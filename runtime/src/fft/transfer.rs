@@ -99,10 +99,9 @@ impl Plan {
         Ok(v)
     }
 
-    /// Element-major words read back from a vector in `order` (`read` of
-    /// them for the first `count` positions), as the first `len` elements in
-    /// the natural order: a vector in the superblock order is read whole
-    /// and put in order on the host.
+    /// The first `len` elements of a vector in `order` as element-major words
+    /// in the natural order, where `read(m)` reads its first m positions: a
+    /// vector in the superblock order is read whole and put in order on the host.
     fn natural_words(&self, order: Order, len: usize, read: impl FnOnce(usize) -> Result<Vec<u64>>) -> Result<Vec<u64>> {
         let k = self.fft.prime().k();
         match order {
