@@ -170,7 +170,7 @@ pub struct KernelOpts {
     /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
-    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^18 unless --fuse on; a size srgfn tune measured on this device takes its choice].
+    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^17 unless --fuse on; a size srgfn tune measured on this device takes its choice].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// How f_mul forms its digit products; all give identical results [default: wide64].

@@ -124,8 +124,12 @@ pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
 /// both radix 4 in one call): k = 8 table against local (fused up to 2^18)
 /// 2^18 0.118 against 0.129 ms, 2^19 0.205 / 0.210, 2^20 0.340 / 0.375,
 /// 2^21 0.757 / 0.787, 2^22 1.558 / 1.566, 2^24 6.255 / 6.363; fused local
-/// stays ahead at 2^16 and 2^17 (0.045 / 0.076 against 0.076 / 0.076).
-pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 18)];
+/// stayed ahead at 2^16 and 2^17 (0.045 / 0.076 against 0.076 / 0.076).
+/// v35 (docs/perf/h200-v35/small, two runs in one call): with the input in
+/// the superblock order (`first2`) the table variant takes 2^17 too (0.0728
+/// and 0.0681 against 0.0751 and 0.0769 ms); level at 2^16 (0.0491 and
+/// 0.0526 against 0.0501 and 0.0493), where the fused local variant stays.
+pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 17)];
 
 /// The variant a plan of size 2^log_n runs: the caller's (`chosen`), else
 /// the prime's default ([`variants_for`]), or the table variant where
@@ -263,7 +267,7 @@ mod tests {
     /// twiddled pass of radix K): the file carries them, its source names
     /// them in its first line (so they key the program cache), and the
     /// manifest lists them.
-    /// k = 8 plans take the table variant from 2^18 where its stages go
+    /// k = 8 plans take the table variant from 2^17 where its stages go
     /// through the warp (PTX) and the caller chose neither a variant nor
     /// fusion; elsewhere the prime's default.
     #[test]
@@ -273,7 +277,7 @@ mod tests {
         let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
         let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
         for log_n in 4..=24 {
-            let want = if log_n >= 18 { Variant::Table } else { Variant::Local };
+            let want = if log_n >= 17 { Variant::Table } else { Variant::Local };
             assert_eq!(plan_variant(&k8, None, None, log_n, &ptx), want, "2^{log_n}");
             assert_eq!(plan_variant(&k8, None, Some(false), log_n, &ptx), want, "2^{log_n}");
             assert_eq!(plan_variant(&k8, None, Some(true), log_n, &ptx), Variant::Local);
