@@ -72,8 +72,8 @@ pub fn wavefronts(layout: &WarpLayout, k: usize, n: usize, groups: usize) -> usi
     let (sb, m) = (|e: usize| e / (n * n), |e: usize| e % (n * n));
     let mut total = 0;
     for d in 0..k {
-        total += warps(&|e| (m(e) / n, d, sb(e) * n + m(e) % n), elements);
-        total += 2 * warps(&|e| (m(e) / n, d, sb(e) * n + m(e) % n), elements);
+        // the loads' writes and the twiddles' reads and writes: one map
+        total += 3 * warps(&|e| (m(e) / n, d, sb(e) * n + m(e) % n), elements);
         total += warps(&|e| (m(e) % n, d, sb(e) * n + m(e) / n), elements);
     }
     for q in 0..n {
@@ -83,29 +83,10 @@ pub fn wavefronts(layout: &WarpLayout, k: usize, n: usize, groups: usize) -> usi
     total
 }
 
-/// The layout with the fewest [`wavefronts`] among slot-major and
-/// block-major ones (as `WarpLayout::search`: rows of k digits padded by up
-/// to 3 words, each slot or block by up to 15) within `max_words`; the
-/// smallest of equals.
+/// The layout with the fewest [`wavefronts`] among those
+/// `WarpLayout::search` tries, within `max_words`; the smallest of equals.
 pub fn layout(k: usize, n: usize, groups: usize, max_words: usize) -> Option<WarpLayout> {
-    let mut best: Option<(usize, WarpLayout)> = None;
-    for row in k..k + 4 {
-        for pad in 0..16 {
-            for (slot_stride, block_stride) in [(groups * row + pad, row), (row, n * row + pad)] {
-                let l = WarpLayout { slot_stride, block_stride, words: 0 };
-                let words = l.index(n - 1, k - 1, groups - 1) + 1;
-                if words > max_words {
-                    continue;
-                }
-                let l = WarpLayout { words, ..l };
-                let cost = wavefronts(&l, k, n, groups);
-                if best.is_none_or(|(c, b)| cost < c || (cost == c && words < b.words)) {
-                    best = Some((cost, l));
-                }
-            }
-        }
-    }
-    best.map(|(_, l)| l)
+    WarpLayout::search_by(k, n, groups, max_words, |l| wavefronts(l, k, n, groups))
 }
 
 /// The kernel's source (after the table kernels, in their file) and its
@@ -122,8 +103,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;
     let (groups, tpd) = table::shape(k, n);
     ctx.insert("threads", &(groups * tpd));
-    // the emulated shuffles' word and high part a work-item, as table::kernel_context counts them
-    let scratch = if opts.ptx { 0 } else { groups * tpd * 12 };
+    let scratch = table::shuffle_scratch_bytes(groups * tpd, opts);
     let layout = layout(k, n, groups, (LOCAL_MAX_BYTES - scratch) / 9)
         .ok_or_else(|| EmitError::Unsupported(format!("{sbn} superblocks of DFT_{n} do not fit local memory for k = {k}")))?;
     ctx.insert("lmem_words", &layout.words);

@@ -160,6 +160,16 @@ pub(super) fn context(
     Ok(())
 }
 
+/// Local memory the emulated shuffles of a work-group of `threads` take (a
+/// word and a high part a work-item, `SHFL_L` and `SHFL_H`): none with PTX.
+pub(super) fn shuffle_scratch_bytes(threads: usize, opts: &KernelOptions) -> usize {
+    if opts.ptx {
+        0
+    } else {
+        threads * 12
+    }
+}
+
 /// What a table kernel prints beyond [`context`] for the kernel options:
 /// whether its stages run in registers through the warp
 /// ([`warp_stages::applies`]; then its blocks take the layout the bank
@@ -189,8 +199,8 @@ pub(super) fn kernel_context(
     ctx.insert("run_store", &(warp && groups.is_power_of_two() && (!twiddled || 2 * k < groups)));
     ctx.insert("log_groups", &groups.trailing_zeros());
     if warp {
-        // SL and SH (9 bytes a digit), and the emulated shuffles' word and high part a work-item
-        let scratch = if emulated { threads * 12 } else { 0 };
+        // SL and SH (9 bytes a digit), and the emulated shuffles' scratch
+        let scratch = shuffle_scratch_bytes(threads, opts);
         let layout =
             warp_stages::WarpLayout::of(k, program.size, groups, (LOCAL_MAX_BYTES - scratch) / 9, twiddled).expect("the shape's rows fit");
         ctx.insert("warp_layout", &layout);

@@ -129,6 +129,11 @@ impl WarpLayout {
     /// block by up to 15, within `max_words`; the first of equals (the
     /// smallest).
     pub fn search(k: usize, n: usize, groups: usize, max_words: usize) -> Option<WarpLayout> {
+        Self::search_by(k, n, groups, max_words, |l| l.wavefronts(k, n, groups))
+    }
+
+    /// [`WarpLayout::search`] with the cost of a layout given.
+    pub fn search_by(k: usize, n: usize, groups: usize, max_words: usize, cost_of: impl Fn(&WarpLayout) -> usize) -> Option<WarpLayout> {
         let mut best: Option<(usize, WarpLayout)> = None;
         for row in k..k + 4 {
             for pad in 0..16 {
@@ -141,7 +146,7 @@ impl WarpLayout {
                         continue;
                     }
                     let l = WarpLayout { words, ..l };
-                    let cost = l.wavefronts(k, n, groups);
+                    let cost = cost_of(&l);
                     if best.is_none_or(|(c, b)| cost < c || (cost == c && words < b.words)) {
                         best = Some((cost, l));
                     }
