@@ -272,16 +272,11 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             );
         }
         // vectors uploaded in the superblock order: the first two launches as one (emit::first2)
-        let sb_variant = if nvidia != variant { nvidia } else { variant };
-        if let Some(r2) = srgfn_gen::emit::first2::plan_superblock(
-            prime.k(),
-            sb_variant,
-            &with_ptx,
-            &plan_shape(&prime, sb_variant, radix, fuse, log_n, batch as usize)?,
-        ) {
+        let nvidia_shape = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
+        if let Some(r2) = srgfn_gen::emit::first2::plan_superblock(prime.k(), nvidia, &with_ptx, &nvidia_shape) {
             println!(
                 "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs launches 1 and 2 as one launch (emit::first2)",
-                sb_variant.name()
+                nvidia.name()
             );
         }
         // measured choices (srgfn tune) that plans of this size take on the devices they were measured on
