@@ -73,7 +73,7 @@ RUNS
   for V in ${CHECK:-}; do stamp "check $V: $(grep -c '^ok' $R/check-$V.txt) ok, $(grep -c '^FAIL' $R/check-$V.txt) failed; $(tail -n 1 $R/check-$V.log)"; grep '^FAIL' $R/check-$V.txt | head -5; done
   while IFS='|' read -r N T O A; do
     [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $N " && continue
-    BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N#*:};; esac
+    BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N%%:*}-${N#*:};; esac  # side:x writes side-x.json
     C=/tmp/cache-${BIN##*/}${CACHE_PER_RUN:+-$N}
     eval "SRGFN_CACHE_DIR=$C SRGFN_CL_OPTIONS='$O' timeout $T $BIN bench $A --json $R/$N.json" > $R/$N.txt 2> $R/$N.log
     stamp "bench $N rc=$?"
