@@ -54,11 +54,13 @@ k16-nostage|120|-DSRGFN_ABLATE_STAGES|--prime "$K16" --min-log 20 --max-log 22 -
 RUNS
   fi
   ONLY=${ONLY:-}
+  # a line "side:x" runs .gpu/srgfn-side and is named side-x (its logs, cache and JSON beside x's)
+  binary_of() { BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N%%:*}-${N#*:};; esac; }
   # warm-up: every run's kernels built side by side at the smallest size (a wrong result is
   # expected for the ablations: bench does not verify)
   while IFS='|' read -r N T O A; do
     [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $N " && continue
-    BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N#*:};; esac
+    binary_of
     # CACHE_PER_RUN=1: a program cache per run, so that PTX=1 tells the runs' kernels apart
     C=/tmp/cache-${BIN##*/}${CACHE_PER_RUN:+-$N}; mkdir -p $C; chmod 700 $C
     W=$(echo "$A" | sed -E 's/--(min-log|max-log|reps) [0-9]+//g; s/--no-baselines//g')
@@ -73,7 +75,7 @@ RUNS
   for V in ${CHECK:-}; do stamp "check $V: $(grep -c '^ok' $R/check-$V.txt) ok, $(grep -c '^FAIL' $R/check-$V.txt) failed; $(tail -n 1 $R/check-$V.log)"; grep '^FAIL' $R/check-$V.txt | head -5; done
   while IFS='|' read -r N T O A; do
     [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $N " && continue
-    BIN=$B; case $N in *:*) BIN=$B-${N%%:*}; N=${N%%:*}-${N#*:};; esac  # side:x writes side-x.json
+    binary_of
     C=/tmp/cache-${BIN##*/}${CACHE_PER_RUN:+-$N}
     eval "SRGFN_CACHE_DIR=$C SRGFN_CL_OPTIONS='$O' timeout $T $BIN bench $A --json $R/$N.json" > $R/$N.txt 2> $R/$N.log
     stamp "bench $N rc=$?"
