@@ -171,9 +171,12 @@ fn mad_wide(a: &ArithSpec, acc: &str, x: &str, y: &str, first: bool) -> String {
     }
 }
 
-/// The accumulator declarations of one coefficient (a positive and a negative set).
-fn mul_accumulators(a: &ArithSpec) -> &'static str {
+/// The accumulator declarations of one coefficient (a positive and a negative
+/// set).  `unrolled`: each wide64 set starts with `SRGFN_ACC_INIT`, so it is
+/// not zeroed first.
+fn mul_accumulators(a: &ArithSpec, unrolled: bool) -> &'static str {
     match a.mul {
+        MulForm::Wide64 if unrolled => "srgfn_acc p, n;",
         MulForm::Wide64 => "srgfn_acc p, n; SRGFN_ACC_ZERO(p); SRGFN_ACC_ZERO(n);",
         MulForm::Limb22 => "ulong p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;",
         MulForm::Mixed => "ulong pa = 0, pb = 0, pc = 0, qa = 0, qb = 0, qc = 0, na = 0, nb = 0, nc = 0, ma = 0, mb = 0, mc = 0;",
@@ -182,7 +185,9 @@ fn mul_accumulators(a: &ArithSpec) -> &'static str {
 
 /// `srgfn_acc`, the 192-bit accumulator of a sum of 64×64-bit digit
 /// products, and its macros `SRGFN_ACC_ZERO(a)`, `SRGFN_ACC_MAC(a, x, y)`
-/// (a += x·y), `SRGFN_ACC_GET(a, v0, v1, v2)` (the sum as three words) and
+/// (a += x·y), `SRGFN_ACC_INIT(a, x, y)` (a = x·y: the first product of a
+/// sum, with no carries to take in), `SRGFN_ACC_GET(a, v0, v1, v2)` (the sum
+/// as three words) and
 /// `SRGFN_ACC_DIFF(v0, v1, v2, p, n)` (P − N as a signed 192-bit value).
 ///
 /// Portable C: three words and one carry chain per product (`SRGFN_MAC3`;
@@ -203,6 +208,7 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
         c.line("typedef struct { ulong a0, a1, a2; } srgfn_acc;");
         c.line("#define SRGFN_ACC_ZERO(a) ((a).a0 = (a).a1 = (a).a2 = 0)");
         c.line("#define SRGFN_ACC_MAC(a, x, y) SRGFN_MAC3((a).a0, (a).a1, (a).a2, x, y)");
+        c.line("#define SRGFN_ACC_INIT(a, x, y) do { const ulong x_ = (x), y_ = (y); (a).a0 = x_ * y_; (a).a1 = mul_hi(x_, y_); (a).a2 = 0; } while (0)");
         c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) ((v0) = (a).a0, (v1) = (a).a1, (v2) = (a).a2)");
         c.line("#define SRGFN_ACC_DIFF(v0, v1, v2, p, n) do { (v0) = (p).a0 - (n).a0; const ulong b0_ = (p).a0 < (n).a0; (v1) = (p).a1 - (n).a1 - b0_; \\");
         c.line("    (v2) = (p).a2 - (n).a2 - (((p).a1 < (n).a1) | (((p).a1 - (n).a1) < b0_)); } while (0)");
@@ -215,6 +221,12 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
     c.line("    \"mad.lo.cc.u32 %5, xl, yh, %5; madc.hi.cc.u32 %6, xl, yh, %6; addc.u32 %7, %7, 0;\\n\\t\" \\");
     c.line("    \"mad.lo.cc.u32 %5, xh, yl, %5; madc.hi.cc.u32 %6, xh, yl, %6; addc.u32 %7, %7, 0; }\" \\");
     c.line("    : \"+r\"((a).e0), \"+r\"((a).e1), \"+r\"((a).e2), \"+r\"((a).e3), \"+r\"((a).e4), \"+r\"((a).o1), \"+r\"((a).o2), \"+r\"((a).o3) : \"l\"(x), \"l\"(y))");
+    // the first product of a sum: the same words with no carry to take in (two carry adds fewer)
+    c.line("#define SRGFN_ACC_INIT(a, x, y) asm(\"{ .reg .u32 xl, xh, yl, yh; mov.b64 {xl, xh}, %8; mov.b64 {yl, yh}, %9;\\n\\t\" \\");
+    c.line("    \"mul.lo.u32 %0, xl, yl; mul.hi.u32 %1, xl, yl; mul.lo.u32 %2, xh, yh; mul.hi.u32 %3, xh, yh; mov.u32 %4, 0;\\n\\t\" \\");
+    c.line("    \"mul.lo.u32 %5, xl, yh; mul.hi.u32 %6, xl, yh; mov.u32 %7, 0;\\n\\t\" \\");
+    c.line("    \"mad.lo.cc.u32 %5, xh, yl, %5; madc.hi.cc.u32 %6, xh, yl, %6; addc.u32 %7, %7, 0; }\" \\");
+    c.line("    : \"=r\"((a).e0), \"=r\"((a).e1), \"=r\"((a).e2), \"=r\"((a).e3), \"=r\"((a).e4), \"=r\"((a).o1), \"=r\"((a).o2), \"=r\"((a).o3) : \"l\"(x), \"l\"(y))");
     c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) asm(\"{ .reg .u32 t1, t2, t3, t4, z; mov.u32 z, 0;\\n\\t\" \\");
     c.line("    \"add.cc.u32 t1, %4, %8; addc.cc.u32 t2, %5, %9; addc.cc.u32 t3, %6, %10; addc.u32 t4, %7, 0;\\n\\t\" \\");
     c.line("    \"mov.b64 %0, {%3, t1}; mov.b64 %1, {t2, t3}; mov.b64 %2, {t4, z}; }\" \\");
@@ -230,9 +242,10 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
     c.line("    : \"r\"((p).e0), \"r\"((n).e0), \"r\"((p).o1), \"r\"((p).o2), \"r\"((p).o3), \"r\"((n).o1), \"r\"((n).o2), \"r\"((n).o3)); } while (0)");
 }
 
-/// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator).
-fn wide_product(acc: &str, j: &str, l: &str) -> String {
-    format!("SRGFN_ACC_MAC({acc}, x[{j}], y[{l}]);")
+/// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator);
+/// `first`: `acc` = x_j y_l.
+fn wide_product(acc: &str, j: &str, l: &str, first: bool) -> String {
+    format!("SRGFN_ACC_{}({acc}, x[{j}], y[{l}]);", if first { "INIT" } else { "MAC" })
 }
 
 /// The statements adding x_j y_l to the positive (neg = false) or negative
@@ -240,7 +253,7 @@ fn wide_product(acc: &str, j: &str, l: &str) -> String {
 /// still zero (an assignment instead of an addition where that saves work).
 fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<String> {
     match a.mul {
-        MulForm::Wide64 => vec![wide_product(if neg { "n" } else { "p" }, j, l)],
+        MulForm::Wide64 => vec![wide_product(if neg { "n" } else { "p" }, j, l, first)],
         MulForm::Limb22 => {
             // buckets by weight 2^(22 b): limb u of x times limb w of y goes to b = u + w
             let acc = if neg { "n" } else { "p" };
@@ -265,9 +278,12 @@ fn product(a: &ArithSpec, j: &str, l: &str, neg: bool, first: bool) -> Vec<Strin
     }
 }
 
-/// v2:v1:v0 ← P − N, the signed coefficient, from the accumulator sets.
-fn combine(c: &mut C, a: &ArithSpec) {
+/// v2:v1:v0 ← P − N, the signed coefficient, from the accumulator sets;
+/// `no_negative`: N has no terms (the last coefficient of the unrolled form,
+/// whose wide64 N was never set), so the coefficient is P.
+fn combine(c: &mut C, a: &ArithSpec, no_negative: bool) {
     match a.mul {
+        MulForm::Wide64 if no_negative => c.line("SRGFN_ACC_GET(p, v0, v1, v2);"),
         MulForm::Wide64 => c.line("SRGFN_ACC_DIFF(v0, v1, v2, p, n);"),
         MulForm::Limb22 => {
             c.line("/* c_i = sum_b (p_b - n_b) 2^(22 b), renormalised to 22-bit limbs and a signed top */");
@@ -301,14 +317,14 @@ fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
     if a.unrolled_mul() {
         for i in 0..k {
             c.open(format!("{{ /* coefficient {i}: x_j y_(i-j), minus x_j y_(i-j+k) for j > i */"));
-            c.line(mul_accumulators(a));
+            c.line(mul_accumulators(a, true));
             for j in 0..k {
                 let (l, neg) = if j <= i { (i - j, false) } else { (i + k - j, true) };
                 for s in product(a, &j.to_string(), &l.to_string(), neg, j == 0 || j == i + 1) {
                     c.line(s);
                 }
             }
-            combine(c, a);
+            combine(c, a, i + 1 == k);
             per_coefficient(c, &i.to_string());
             c.close("}");
         }
@@ -316,7 +332,7 @@ fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
         tiled_products(c, a, per_coefficient);
     } else {
         c.open("for (int i = 0; i < SRGFN_K; i++) {");
-        c.line(mul_accumulators(a));
+        c.line(mul_accumulators(a, false));
         c.open("for (int j = 0; j <= i; j++) {");
         for s in product(a, "j", "i - j", false, false) {
             c.line(s);
@@ -327,7 +343,7 @@ fn products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &str)) {
             c.line(s);
         }
         c.close("}");
-        combine(c, a);
+        combine(c, a, false);
         per_coefficient(c, "i");
         c.close("}");
     }
@@ -354,23 +370,23 @@ fn tiled_products(c: &mut C, a: &ArithSpec, per_coefficient: &dyn Fn(&mut C, &st
     }
     c.open("for (int j = 0; j <= i0; j++) {");
     for col in 0..t {
-        c.line(wide_product(&acc(false, col), "j", &format!("i0 + {col} - j")));
+        c.line(wide_product(&acc(false, col), "j", &format!("i0 + {col} - j"), false));
     }
     c.close("}");
     for m in 1..t {
         for col in 0..t {
             let (neg, l) = if col >= m { (false, format!("{}", col - m)) } else { (true, format!("{}", col + a.k - m)) };
-            c.line(wide_product(&acc(neg, col), &format!("i0 + {m}"), &l));
+            c.line(wide_product(&acc(neg, col), &format!("i0 + {m}"), &l, false));
         }
     }
     c.open(format!("for (int j = i0 + {t}; j < SRGFN_K; j++) {{"));
     for col in 0..t {
-        c.line(wide_product(&acc(true, col), "j", &format!("i0 + {col} - j + SRGFN_K")));
+        c.line(wide_product(&acc(true, col), "j", &format!("i0 + {col} - j + SRGFN_K"), false));
     }
     c.close("}");
     for col in 0..t {
         c.open(format!("{{ const srgfn_acc p = p{col}, n = n{col}; /* coefficient i0 + {col} */"));
-        combine(c, a);
+        combine(c, a, false);
         per_coefficient(c, &format!("i0 + {col}"));
         c.close("}");
     }

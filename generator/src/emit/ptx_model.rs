@@ -1,7 +1,7 @@
 //! A host model of the inline PTX that `mul::accumulator` emits: the macro
 //! text is parsed and its instructions run on 32-bit registers with PTX's
 //! carry flag, so that CI (which has no NVIDIA device) checks the emitted
-//! carry chains of `SRGFN_ACC_MAC`, `SRGFN_ACC_GET` and `SRGFN_ACC_DIFF`
+//! carry chains of `SRGFN_ACC_INIT`, `SRGFN_ACC_MAC`, `SRGFN_ACC_GET` and `SRGFN_ACC_DIFF`
 //! against BigUint sums, the lazy digits' `SRGFN_LZ_ADD`/`SRGFN_LZ_SUB`,
 //! and the carry into a coefficient (`mul::add_carry`).  Only the instructions those macros use are known;
 //! any other instruction fails the test.
@@ -138,6 +138,8 @@ fn run(asm: &Asm, env: &mut HashMap<String, u64>) {
         let v = |i: usize| get(a[i], &regs, env);
         let (val, carry) = match op {
             "mov.u32" => (v(1), None),
+            "mul.lo.u32" => ((v(1) * v(2)) & 0xffff_ffff, None),
+            "mul.hi.u32" => ((v(1) * v(2)) >> 32, None),
             "mad.lo.cc.u32" | "madc.lo.cc.u32" | "mad.hi.cc.u32" | "madc.hi.cc.u32" => {
                 let p = v(1) * v(2);
                 let part = if op.contains(".lo.") { p & 0xffff_ffff } else { p >> 32 };
@@ -202,34 +204,40 @@ fn v_words(env: &HashMap<String, u64>) -> BigInt {
     words([env["v0"], env["v1"], env["v2"]])
 }
 
-/// Sums of `count` products through the emitted MAC and GET, against BigUint.
-fn check_sums(count: usize, digit: &mut dyn FnMut() -> u64) {
+/// Sums of `count` products through the emitted MAC and GET, against BigUint:
+/// from a zeroed accumulator, or (`init`) from one that INIT sets with the
+/// first product over whatever its words held.
+fn check_sums(count: usize, init: bool, digit: &mut dyn FnMut() -> u64) {
     let src = emitted();
     let (mac, get) = (parse_asm(&macro_text(&src, "SRGFN_ACC_MAC")), parse_asm(&macro_text(&src, "SRGFN_ACC_GET")));
-    let mut env: HashMap<String, u64> = FIELDS.iter().map(|f| (format!("(a).{f}"), 0)).collect();
+    let first = parse_asm(&macro_text(&src, "SRGFN_ACC_INIT"));
+    let stale = if init { 0xdead_beef } else { 0 };
+    let mut env: HashMap<String, u64> = FIELDS.iter().map(|f| (format!("(a).{f}"), stale)).collect();
     let mut want = BigUint::from(0u32);
-    for _ in 0..count {
+    for m in 0..count {
         let (x, y) = (digit(), digit());
         env.insert("x".into(), x);
         env.insert("y".into(), y);
-        run(&mac, &mut env);
+        run(if init && m == 0 { &first } else { &mac }, &mut env);
         want += BigUint::from(x) * BigUint::from(y);
     }
     run(&get, &mut env);
-    assert_eq!(v_words(&env), BigInt::from(want), "{count} products");
+    assert_eq!(v_words(&env), BigInt::from(want), "{count} products, init = {init}");
 }
 
 #[test]
 fn emitted_ptx_accumulator_sums_exactly() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     for count in [1, 2, 8, 16, 64, 128] {
-        check_sums(count, &mut || u64::MAX);
-        check_sums(count, &mut || rng.gen());
-        let mut i = 0u64;
-        check_sums(count, &mut || {
-            i += 1;
-            [0, 1, u64::MAX, 1 << 63, (1 << 32) - 1, 1 << 32][(i % 6) as usize]
-        });
+        for init in [false, true] {
+            check_sums(count, init, &mut || u64::MAX);
+            check_sums(count, init, &mut || rng.gen());
+            let mut i = 0u64;
+            check_sums(count, init, &mut || {
+                i += 1;
+                [0, 1, u64::MAX, 1 << 63, (1 << 32) - 1, 1 << 32][(i % 6) as usize]
+            });
+        }
     }
 }
 
@@ -238,19 +246,20 @@ fn emitted_ptx_difference_is_the_signed_coefficient() {
     let src = emitted();
     let (mac, diff) = (parse_asm(&macro_text(&src, "SRGFN_ACC_MAC")), parse_asm(&macro_text(&src, "SRGFN_ACC_DIFF")));
     let diff_text = macro_text(&src, "SRGFN_ACC_DIFF");
+    let first = parse_asm(&macro_text(&src, "SRGFN_ACC_INIT"));
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     for (np, nn) in [(1, 0), (0, 1), (3, 5), (8, 8), (16, 0), (0, 16), (9, 7)] {
         for max in [false, true] {
-            // P and N as the MAC leaves them, each under its own name
+            // P and N as INIT and the MAC leave them (an empty set zeroed), each under its own name
             let mut sums = [BigInt::from(0), BigInt::from(0)];
             let mut env: HashMap<String, u64> = HashMap::new();
             for (s, (name, count)) in [("p", np), ("n", nn)].into_iter().enumerate() {
                 let mut acc: HashMap<String, u64> = FIELDS.iter().map(|f| (format!("(a).{f}"), 0)).collect();
-                for _ in 0..count {
+                for m in 0..count {
                     let (x, y) = if max { (u64::MAX, u64::MAX) } else { (rng.gen(), rng.gen()) };
                     acc.insert("x".into(), x);
                     acc.insert("y".into(), y);
-                    run(&mac, &mut acc);
+                    run(if m == 0 { &first } else { &mac }, &mut acc);
                     sums[s] += BigInt::from(x) * BigInt::from(y);
                 }
                 for f in FIELDS {
