@@ -7,7 +7,7 @@ use rand::Rng;
 use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, PassPart, SessionInternals as _};
 use srgfn::{Error, Session};
 use srgfn_gen::emit::digits::PassLayout;
-use srgfn_gen::emit::{digits, KernelOptions, MulForm, Variant};
+use srgfn_gen::emit::{digits, KernelOptions, MulForm, TwiddleTable, Variant};
 use srgfn_gen::plan::{Pass, PlanShape};
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
@@ -79,11 +79,16 @@ fn host_passes(prime: &Prime, x: &[Digits], n: usize, vecs: usize, passes: &[Pas
 /// when n ≤ K), element-major (digit d of entry t at word t·k + d), then the entries'
 /// suffix sums where the variant reads them (`Variant::table_layout`).
 fn twiddle_table(fk: &FieldKernels, prime: &Prime, n: usize, variant: Variant) -> (ocl::Buffer<u64>, u32) {
-    let f = Field::new(prime);
-    let w = prime.root_of_unity(n.trailing_zeros()).unwrap();
     let t_len = (n / prime.base_size()).max(1);
-    let table: Vec<Digits> = (0..t_len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), prime.modulus())).unwrap()).collect();
-    (fk.upload(&variant.table_layout(prime.k(), &table.concat())).unwrap(), t_len.trailing_zeros())
+    (powers_table(fk, prime, n.trailing_zeros(), t_len, variant), t_len.trailing_zeros())
+}
+
+/// The table ω^t, t < len, for the root ω of 2^log_root, in `variant`'s layout.
+fn powers_table(fk: &FieldKernels, prime: &Prime, log_root: u32, len: usize, variant: Variant) -> ocl::Buffer<u64> {
+    let f = Field::new(prime);
+    let w = prime.root_of_unity(log_root).unwrap();
+    let table: Vec<Digits> = (0..len).map(|t| f.from_biguint(&w.modpow(&BigUint::from(t as u64), prime.modulus())).unwrap()).collect();
+    fk.upload(&variant.table_layout(prime.k(), &table.concat())).unwrap()
 }
 
 /// Every output of `what` as the host has it: else how many differ, and the first positions.
@@ -197,24 +202,52 @@ fn read_back(words: &[u64], k: usize, element_major: bool) -> Vec<Digits> {
 }
 
 /// Passes (K, p) and (K, pK) in one launch of the fused kernel on `vecs`
-/// vectors of length n, against [`host_passes`].
+/// vectors of length n, against [`host_passes`]: the kernel built for the
+/// plan's table (ω_N^t, t < N/K, the rest rotations by r^s) and the one built
+/// for a launch table (ω_M^j for all j < M = K²·p: no rotation).
 fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize) {
     let (k, kk) = (prime.k(), prime.base_size());
     let total = n * vecs;
     let x = inputs(&Field::new(prime), total, (n * 13 + p * 5 + vecs) as u64);
     let passes = [Pass { radix: kk, p }, Pass { radix: kk, p: p * kk }];
     let want = host_passes(prime, &x, n, vecs, &passes);
-    let (bw, log_t) = twiddle_table(fk, prime, n, Variant::Local);
     let shape = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap();
+    let m = kk * kk * p;
     let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
-    let by = fk.alloc(total * k).unwrap();
-    let shifts = [shape.twiddle_shift(&passes[0]), shape.twiddle_shift(&passes[1])];
     let count = (total / (kk * kk)) as u64;
-    let (xs, ys) = (std::slice::from_ref(&bx), std::slice::from_ref(&by));
-    fk.fused_pass(kk, xs, ys, &bw, [total as u64, n as u64, p as u64], log_t, shifts, count, PassPart::Whole).unwrap();
-    let got = from_digit_major(&fk.download(&by).unwrap(), k);
-    let what = format!("{prime} radix-{} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors)", fk.radix().number());
-    assert_outputs(&got, &want, &what);
+    for table in [TwiddleTable::Plan, TwiddleTable::Launch] {
+        let ((bw, log_t), shifts) = match table {
+            TwiddleTable::Plan => (twiddle_table(fk, prime, n, Variant::Local), passes.map(|q| shape.twiddle_shift(&q))),
+            TwiddleTable::Launch => {
+                let log_m = m.trailing_zeros();
+                ((powers_table(fk, prime, log_m, m, Variant::Local), log_m), passes.map(|q| shape.launch_twiddle_shift(&q, log_m)))
+            }
+        };
+        let by = fk.alloc(total * k).unwrap();
+        let (xs, ys) = (std::slice::from_ref(&bx), std::slice::from_ref(&by));
+        fk.fused_pass(kk, xs, ys, (&bw, table), [total as u64, n as u64, p as u64], log_t, shifts, count, PassPart::Whole).unwrap();
+        let got = from_digit_major(&fk.download(&by).unwrap(), k);
+        let radix = fk.radix().number();
+        let what = format!("{prime} radix-{radix} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors), {table:?} table");
+        assert_outputs(&got, &want, &what);
+    }
+    // a launch table too short for the launch is refused
+    let short = powers_table(fk, prime, m.trailing_zeros() - 1, m / 2, Variant::Local);
+    let (by, shifts) = (fk.alloc(total * k).unwrap(), passes.map(|q| shape.launch_twiddle_shift(&q, m.trailing_zeros())));
+    let err = fk
+        .fused_pass(
+            kk,
+            &[bx],
+            &[by],
+            (&short, TwiddleTable::Launch),
+            [total as u64, n as u64, p as u64],
+            m.trailing_zeros() - 1,
+            shifts,
+            count,
+            PassPart::Whole,
+        )
+        .unwrap_err();
+    assert!(format!("{err:#}").contains("does not hold the twiddles"), "{err:#}");
 }
 
 /// The pass shapes a plan uses: I_B ⊗ DFT_K (n = K), first and later passes

@@ -260,6 +260,18 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 "the vectors between launches are element-major (digit d of element e at word e·k + d); the input and output digit-major"
             );
         }
+        // launches that read a twiddle table of their own (emit::launch_tables)
+        let own: Vec<String> = srgfn_gen::emit::launch_tables(variant, &shape)
+            .iter()
+            .enumerate()
+            .filter_map(|(j, l)| l.map(|log_m| format!("{} (2^{log_m} entries)", j + 1)))
+            .collect();
+        if !own.is_empty() {
+            println!(
+                "launches {} read twiddle tables of their own, ω_M^j for every exponent j of the launch, and store their products unrotated (emit::launch_tables; where the device holds them)",
+                own.join(", ")
+            );
+        }
         if nvidia != variant {
             let other = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
             let halves = plan_halves(&prime, nvidia, radix, &other, args.halves.map(HalvesArg::on));

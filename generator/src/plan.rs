@@ -95,6 +95,13 @@ impl Launch {
             Launch::Single(pass) | Launch::Fused(pass, _) => pass,
         }
     }
+
+    /// The launch's pass, or the second of its two.
+    pub fn last_pass(&self) -> Pass {
+        match *self {
+            Launch::Single(pass) | Launch::Fused(_, pass) => pass,
+        }
+    }
 }
 
 /// Where a plan puts its one pass of radix R below the largest (N not a power
@@ -303,6 +310,28 @@ impl PlanShape {
         (self.n / (pass.radix * pass.p) * unit).trailing_zeros()
     }
 
+    /// log2 M of the twiddle table of its own that `launch` reads, where it
+    /// has one: W'\[j\] = ω_M^j for every j < M, M = R·p of its last pass, so
+    /// that each of its exponents (t·κ) << s, which stay below M in units of
+    /// ω_M ([`PlanShape::launch_twiddle_shift`]), is an entry and no product
+    /// is rotated by r^s (the kernels test this, `emit::twiddle_put`).  Only
+    /// launches with twiddles (p ≥ 2) and with M ≤ N/K, the length of the
+    /// plan's table: each such M is at least twice the one before (p grows by
+    /// the radix from pass to pass), so all of them together hold fewer than
+    /// 2·N/K entries.  The last launches, whose M exceeds N/K, read the
+    /// plan's table and rotate.
+    pub fn launch_table_log(&self, launch: &Launch) -> Option<u32> {
+        let last = launch.last_pass();
+        let m = last.radix * last.p;
+        (self.table_len > 0 && last.p >= 2 && m <= self.table_len).then(|| m.trailing_zeros())
+    }
+
+    /// The twiddle exponents of `pass` in units of ω_M, the root of a launch
+    /// table of 2^log_m entries: ω_(R·p) = ω_M^(M/(R·p)).
+    pub fn launch_twiddle_shift(&self, pass: &Pass, log_m: u32) -> u32 {
+        log_m - (pass.radix * pass.p).trailing_zeros()
+    }
+
     /// The radix of each pass, in execution order.
     pub fn radices(&self) -> Vec<usize> {
         self.passes.iter().map(|p| p.radix).collect()
@@ -454,6 +483,46 @@ mod tests {
             let last = shape.passes.last().unwrap();
             assert_eq!(shape.twiddle_entries(last), shape.table_len - 1, "k = {k}, 2^{log_n}");
         }
+    }
+
+    /// Launch tables, against the host's exponents: every exponent of a launch
+    /// with a table of its own, (t·κ) << `launch_twiddle_shift` in units of
+    /// ω_M, is an entry (below M) and the same power of ω_N; the tables of a
+    /// plan hold fewer than 2·N/K entries, and the last launch has none.
+    #[test]
+    fn launch_tables_hold_every_exponent_of_their_launch() {
+        let mut tables = 0;
+        for (k, log_n) in [(2usize, 9u32), (2, 12), (4, 12), (4, 13), (4, 16), (8, 13), (8, 9), (8, 16), (16, 14), (32, 13)] {
+            let prime = crate::catalog_prime(k).unwrap();
+            for fused in [false, true] {
+                let shape = PlanShape::new(prime, log_n, 1).unwrap().with_fusion(fused);
+                let launches = shape.launches();
+                let mut total = 0;
+                for (j, launch) in launches.iter().enumerate() {
+                    let Some(log_m) = shape.launch_table_log(launch) else { continue };
+                    assert!(j + 1 < launches.len(), "k = {k}, 2^{log_n}: the last launch has a table of its own");
+                    let m = 1usize << log_m;
+                    total += m;
+                    tables += 1;
+                    let passes = match *launch {
+                        Launch::Single(a) => vec![a],
+                        Launch::Fused(a, b) => vec![a, b],
+                    };
+                    for pass in passes {
+                        let s = shape.launch_twiddle_shift(&pass, log_m);
+                        for i in 0..shape.n / pass.radix {
+                            for t in 0..pass.radix {
+                                let e = (t * (i % pass.p)) << s;
+                                assert!(e < m, "k = {k}, 2^{log_n}, {pass:?}: exponent {e} of a table of {m}");
+                                assert_eq!(e * (shape.n / m), pass.twiddle_exponent(shape.n, i, t), "k = {k}, 2^{log_n}, {pass:?}");
+                            }
+                        }
+                    }
+                }
+                assert!(total < 2 * shape.table_len.max(1), "k = {k}, 2^{log_n}: {total} entries in launch tables");
+            }
+        }
+        assert!(tables > 10, "only {tables} launch tables");
     }
 
     /// The halves of `PlanShape::halves`, checked element by element on the

@@ -38,6 +38,7 @@ use crate::session::Session;
 use crate::wisdom::Choice;
 
 mod fourstep;
+mod tables;
 mod transfer;
 
 pub(crate) use fourstep::min_log_n as min_split_log_n;
@@ -275,7 +276,10 @@ impl Fft {
         }
         let shape = self.shape(n.trailing_zeros(), 1)?;
         let segments = memory::vector_segments(self.prime().k(), n as u128, self.max_buffer).unwrap_or(1);
-        self.kernels_for(segments)?.prepare(self.variant_for(n.trailing_zeros()), &shape)
+        let variant = self.variant_for(n.trailing_zeros());
+        // the launch tables' kernels too, as plans build them where memory allows
+        let own: Vec<bool> = emit::launch_tables(variant, &shape).iter().map(Option::is_some).collect();
+        self.kernels_for(segments)?.prepare(variant, &shape, &own)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -451,6 +455,8 @@ pub struct Plan {
     superblocks: Option<usize>,
     /// W[t] = ω_N^t, t < N/K (one dummy element when N ≤ K).
     table: Buffer<u64>,
+    /// The launches' own tables, where they have them (`emit::launch_tables`).
+    launch_tables: tables::LaunchTables,
     n_inv: Buffer<u64>,
     /// What its vectors are made for, its id (unique in the process) included.
     owner: Owner,
@@ -471,14 +477,10 @@ impl Plan {
         let total = shape.n * batch;
         let seg = total / segments as usize;
         let kernels = fft.kernels_for(segments)?;
-        kernels.prepare(variant, &shape)?;
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
-        // N ≤ K: every twiddle is a power of r, and no entry is read (one zero entry in the variant's layout)
-        let table = if shape.table_len > 0 {
-            twiddle_table(&kernels, &fft.field, &shape, variant)?
-        } else {
-            kernels.upload(&vec![0; variant.table_words(k, 1)])?
-        };
+        let table = tables::plan_table(&kernels, &fft.field, &shape, variant)?;
+        let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, &shape, variant, need, &fft.limits())?;
+        kernels.prepare(variant, &shape, &launch_tables.flags())?;
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         let halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves);
         let superblocks = match fft.superblocks {
@@ -493,7 +495,7 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, superblocks, table, n_inv, owner })
+        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, superblocks, table, launch_tables, n_inv, owner })
     }
 
     /// The launches this plan runs as two halves side by side, if any
@@ -594,7 +596,6 @@ impl Plan {
         v.valid = false;
         let kernels = self.kernels.clone();
         let (n, total) = (self.shape.n as u64, self.total() as u64);
-        let log_t = self.shape.twiddle_log();
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
         let launches = self.shape.launches();
         // a vector in the superblock order: the first two launches as one (emit::first2)
@@ -610,7 +611,7 @@ impl Plan {
                     &self.scratch,
                     &self.table,
                     [self.seg as u64, n],
-                    log_t,
+                    self.shape.twiddle_log(),
                     self.shape.twiddle_shift(&second),
                     total / r2 as u64,
                 )?;
@@ -644,7 +645,7 @@ impl Plan {
                             &self.scratch,
                             &self.table,
                             [self.seg as u64, n, pass.p as u64],
-                            log_t,
+                            self.shape.twiddle_log(),
                             self.shape.twiddle_shift(&pass),
                             total / pass.radix as u64,
                             part,
@@ -653,15 +654,16 @@ impl Plan {
                     }
                 }
                 Launch::Fused(a, b) => {
+                    let (table, kind, log_t, shifts) = self.launch_tables.of(j, [&a, &b], &self.table, &self.shape);
                     for part in parts {
                         kernels.fused_pass(
                             a.radix,
                             &v.bufs,
                             &self.scratch,
-                            &self.table,
+                            (table, kind),
                             [self.seg as u64, n, a.p as u64],
                             log_t,
-                            [self.shape.twiddle_shift(&a), self.shape.twiddle_shift(&b)],
+                            shifts,
                             total / (a.radix * b.radix) as u64,
                             part,
                         )?;
@@ -735,29 +737,4 @@ pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, coun
         out.push(std::mem::replace(&mut acc, next));
     }
     Ok(out)
-}
-
-/// The device table W[t] = ω_N^t for t < N/K, element-major (the passes'
-/// layout, `load_tw`), followed by the suffix sums of each entry where the
-/// variant reads them (`Variant::table_words`): the host computes
-/// the C = 2^⌈log₂(len)/2⌉ powers B[j] = ω^j and the len/C powers A[i] = ω^{iC},
-/// and the device forms every W[iC + j] = A[i]·B[j] (`outer_product`).
-fn twiddle_table(kernels: &FieldKernels, field: &Field, shape: &PlanShape, variant: Variant) -> Result<Buffer<u64>> {
-    let k = field.prime().k();
-    let len = shape.table_len;
-    let w = field.prime().root_of_unity(shape.log_n)?;
-    let log_c = len.trailing_zeros().div_ceil(2);
-    let c = 1usize << log_c;
-    let (a, b) = rayon::join(|| powers(field, &w, 0, c, len / c), || powers(field, &w, 0, 1, c));
-    let (a, b) = (kernels.upload(&crate::layout::to_digit_major(&a?, k))?, kernels.upload(&crate::layout::to_digit_major(&b?, k))?);
-    if shape.table_words != variant.table_words(k, len) {
-        return Err(Error::internal(format!(
-            "the plan's table of {} words is not the {} variant's layout",
-            shape.table_words,
-            variant.name()
-        )));
-    }
-    let table = kernels.alloc(shape.table_words)?;
-    kernels.outer_product(&a, &b, &table, log_c, len as u64, variant)?;
-    Ok(table)
 }

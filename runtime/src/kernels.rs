@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
 use srgfn_gen::emit::digits::PassLayout;
-use srgfn_gen::emit::{self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, Variant};
+use srgfn_gen::emit::{
+    self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, TwiddleTable, Variant,
+};
 use srgfn_gen::plan::{Halves, Launch, Pass, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -312,16 +314,18 @@ impl FieldKernels {
     }
 
     /// Compiles (or loads) every program a plan's launches need, so that
-    /// later launches do not pay for compilation.
-    pub fn prepare(&self, variant: Variant, shape: &PlanShape) -> Result<()> {
-        for launch in shape.launches() {
+    /// later launches do not pay for compilation; `launch_tables[j]`: whether
+    /// launch j reads a table of its own (`emit::launch_tables`).
+    pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool]) -> Result<()> {
+        for (j, launch) in shape.launches().into_iter().enumerate() {
             match launch {
                 Launch::Single(pass) => {
                     let (file, _) = self.dft_file(variant, pass.radix)?;
                     self.program(&file)?;
                 }
                 Launch::Fused(..) => {
-                    self.program(&format!("{}.cl", fused::name(&self.set.program)))?;
+                    let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
+                    self.program(&format!("{}.cl", fused::name(&self.set.program, table)))?;
                 }
             }
         }
@@ -450,14 +454,16 @@ impl FieldKernels {
     /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
     /// one launch of the fused kernel (`emit::fused`): X → Y, Y ≠ X;
     /// `count` = total elements / R²; `tw_shift` = the two passes'
-    /// [`PlanShape::twiddle_shift`].
+    /// [`PlanShape::twiddle_shift`], in units of the root of W, which is the
+    /// plan's table or (`table` [`TwiddleTable::Launch`]) one that holds
+    /// every twiddle of the launch ([`PlanShape::launch_table_log`]).
     #[allow(clippy::too_many_arguments)]
     pub fn fused_pass(
         &self,
         radix: usize,
         x: &[Buffer<u64>],
         y: &[Buffer<u64>],
-        w: &Buffer<u64>,
+        (w, table): (&Buffer<u64>, TwiddleTable),
         [plane, n, p]: [u64; 3],
         log_t: u32,
         tw_shift: [u32; 2],
@@ -470,8 +476,14 @@ impl FieldKernels {
             Some(s) if radix == program.size => s,
             _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {}", self.prime.k()))),
         };
-        let name = fused::name(program);
+        let name = fused::name(program, table);
         let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
+        if table == TwiddleTable::Launch && (((radix * radix) as u64 * p) << tw_shift[1]) > 1u64.checked_shl(log_t).unwrap_or(0) {
+            return Err(Error::internal(format!(
+                "a launch table of 2^{log_t} entries does not hold the twiddles of the passes ({radix}, {p}), ({radix}, {})",
+                p * radix as u64
+            )));
+        }
         let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Local, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = fused::work_size(&shape, superblocks as usize);
         let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half], count);

@@ -241,6 +241,22 @@ pub fn half_min_p(prime: &Prime, variant: Variant, radix: Radix, launch: &Launch
     Some(2 * HALF_MIN_RUN.max(run.next_power_of_two()))
 }
 
+/// The launch tables (`PlanShape::launch_table_log`) a plan of `variant`
+/// reads, one entry per launch (None: the plan's table W\[t\] = ω_N^t,
+/// t < N/K): the local variant's fused launches, whose kernel is built a
+/// second time for them (`fused::name`, `TwiddleTable::Launch`) with its
+/// products stored unrotated.  H200 (docs/perf/h200-v37/branch): k = 4's
+/// fused launches with every twiddled store behind a branch on the table's
+/// length, a table of their own where it fits, against v37's ACC_INIT
+/// kernels: 2^24 3.104 → 3.029 ms, 2^22 −3.2%, but 2^18 +7% and k = 8's and
+/// 16's table passes level or slower, their kernels larger (first2 96 → 112
+/// registers); hence a kernel built for the launch tables, and only the
+/// fused one, where the rotation cost most (v35's ablation: 5.2% at k = 4).
+pub fn launch_tables(variant: Variant, shape: &PlanShape) -> Vec<Option<u32>> {
+    let fused = |l: &Launch| matches!(l, Launch::Fused(..));
+    shape.launches().iter().map(|l| if variant == Variant::Local && fused(l) { shape.launch_table_log(l) } else { None }).collect()
+}
+
 /// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
 /// halves side by side ([`PlanShape::halves`] with [`half_min_p`]): never
 /// with `choice` `Some(false)`; with `Some(true)` wherever the plan allows

@@ -122,6 +122,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         guard: Some("a > 0 && t0 > 0"),
         index_of_digit: &at,
         mul_lazy: super::context::has_mul_lazy(prime),
+        table: super::twiddle_put::TwiddleTable::Plan,
     };
     ctx.insert("twiddle_put", &put.render(8));
     let src = super::render("dft_table_first2.cl.tera", &ctx)?;

@@ -26,6 +26,7 @@ use serde::Serialize;
 use super::banks;
 use super::local::{self, LocalShape, GROUPS};
 use super::table::require_no_output_shifts;
+use super::twiddle_put::TwiddleTable;
 use super::{EmitError, EmittedFile, KernelEntry, Variant, LOCAL_MAX_BYTES};
 use crate::prime::Prime;
 use crate::unroll::Program;
@@ -190,14 +191,26 @@ impl FusedShape {
     }
 }
 
-/// The kernel (and, with `.cl`, file) name of the fused DFT_R kernel.
-pub fn name(program: &Program) -> String {
-    format!("{}_fused", super::dft_name(program, super::Variant::Local))
+/// The kernel (and, with `.cl`, file) name of the fused DFT_R kernel built
+/// for `table`: `…_fused` for the plan's table, `…_fused_lt` for a launch table.
+pub fn name(program: &Program, table: TwiddleTable) -> String {
+    let suffix = match table {
+        TwiddleTable::Plan => "",
+        TwiddleTable::Launch => "_lt",
+    };
+    format!("{}_fused{suffix}", super::dft_name(program, super::Variant::Local))
 }
 
 /// Everything the fused template prints for one DFT_R program.
-/// `mul_lazy`: whether f_mul_lazy exists (straight-line f_mul).
-pub fn context(k: usize, name: &str, program: &Program, mul_lazy: bool, ctx: &mut tera::Context) -> Result<FusedShape, EmitError> {
+/// `mul_lazy`: whether f_mul_lazy exists (straight-line f_mul); `table`: the
+/// twiddle table the kernel is built for.
+pub fn context(
+    k: usize,
+    name: &str,
+    program: &Program,
+    (mul_lazy, table): (bool, TwiddleTable),
+    ctx: &mut tera::Context,
+) -> Result<FusedShape, EmitError> {
     require_no_output_shifts("local", program)?;
     let shape = FusedShape::of(k, program).ok_or_else(|| {
         EmitError::Unsupported(format!("two levels of DFT_{} do not fit {LOCAL_MAX_BYTES} bytes of local memory for k = {k}", program.size))
@@ -220,17 +233,24 @@ pub fn context(k: usize, name: &str, program: &Program, mul_lazy: bool, ctx: &mu
     let at = |digit: &str| format!("at + {digit} * {digit_stride}");
     for (key, e) in [("twiddle_put_1", "SRGFN_TW_EXP(b, kappa, tw_shift)"), ("twiddle_put_2", "SRGFN_TW_EXP(a, t0 * p + kappa, tw_shift2)")]
     {
-        let put = super::twiddle_put::TwiddlePut { exponent: Some(e), guard: None, index_of_digit: &at, mul_lazy };
+        let put = super::twiddle_put::TwiddlePut { exponent: Some(e), guard: None, index_of_digit: &at, mul_lazy, table };
         ctx.insert(key, &put.render(12));
     }
     Ok(shape)
 }
 
-/// The self-contained file of the fused DFT_R kernel and its manifest entry.
-pub fn kernel(prime: &Prime, program: &Program, header: &str, segments: u32) -> Result<(EmittedFile, KernelEntry), EmitError> {
-    let name = name(program);
+/// The self-contained file of the fused DFT_R kernel built for `table` and
+/// its manifest entry.
+pub fn kernel(
+    prime: &Prime,
+    program: &Program,
+    header: &str,
+    segments: u32,
+    table: TwiddleTable,
+) -> Result<(EmittedFile, KernelEntry), EmitError> {
+    let name = name(program, table);
     let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, true)?;
-    let shape = context(prime.k(), &name, program, super::context::has_mul_lazy(prime), &mut ctx)?;
+    let shape = context(prime.k(), &name, program, (super::context::has_mul_lazy(prime), table), &mut ctx)?;
     let sig = super::sig::fused_pass(&name);
     ctx.insert("params", &sig.c_params_for(segments));
     ctx.insert("prologue", &sig.prologue(segments));
@@ -239,7 +259,14 @@ pub fn kernel(prime: &Prime, program: &Program, header: &str, segments: u32) -> 
     let entry = KernelEntry {
         name: name.clone(),
         file: format!("{name}.cl"),
-        formula: format!("two Stockham passes of radix {r}, (R, p) then (R, pR), in one launch: DFT_{r} = {}", program.formula),
+        formula: format!(
+            "two Stockham passes of radix {r}, (R, p) then (R, pR), in one launch{}: DFT_{r} = {}",
+            match table {
+                TwiddleTable::Plan => "",
+                TwiddleTable::Launch => ", reading a launch table (every twiddle an entry, no rotation by r^s)",
+            },
+            program.formula
+        ),
         args: sig.manifest_args_for(segments),
         global_work_size: format!("ceil(count / {}) * {}", shape.blocks, shape.threads()),
         local_work_size: format!("{} (required)", shape.threads()),

@@ -36,14 +36,15 @@ use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
 pub use defaults::{
-    check_fuse, default_radix, fuse_default, half_min_p, has_fused, plan_fuses, plan_halves, plan_shape, plan_variant, ptx_register_cap,
-    small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES,
-    PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
+    check_fuse, default_radix, fuse_default, half_min_p, has_fused, launch_tables, plan_fuses, plan_halves, plan_shape, plan_variant,
+    ptx_register_cap, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS,
+    HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
 pub use local::LocalShape;
 pub use sig::{KernelSig, Param, ParamType};
+pub use twiddle_put::TwiddleTable;
 
 use crate::prime::Prime;
 use crate::rules::Radix;
@@ -628,9 +629,12 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
         files.push(file);
         kernels.extend(entries);
         if has_fused(prime, variant, opts.radix) {
-            let (file, entry) = fused::kernel(prime, &program, &header, opts.segments)?;
-            files.push(file);
-            kernels.push(entry);
+            // for the plan's table, and for launch tables (emit::launch_tables)
+            for table in [TwiddleTable::Plan, TwiddleTable::Launch] {
+                let (file, entry) = fused::kernel(prime, &program, &header, opts.segments, table)?;
+                files.push(file);
+                kernels.push(entry);
+            }
         }
     }
     let size = program.size;

@@ -5,6 +5,20 @@
 //! d lands at digit `SRGFN_ROT_TO(d, s)` of its slot, negated where it
 //! wrapped once (`SRGFN_ROT_NEG`).  Each kernel gives the exponent, when it
 //! can be nonzero, and where a digit of the slot lives.
+//!
+//! A kernel built for a launch table ([`TwiddleTable::Launch`],
+//! `PlanShape::launch_table_log`: W'[j] = w^j for every exponent j of its
+//! launch) stores the digits as they are, with no rotation to compute.
+
+/// The table a twiddled kernel is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwiddleTable {
+    /// The plan's W\[t\] = w^t, t < 2^log_t, w^(2^log_t) = r: w^e = r^s·W\[tt\].
+    Plan,
+    /// A table of the launch's own that holds w^e for every exponent e of
+    /// the launch (each below 2^log_t): s = 0.
+    Launch,
+}
 
 /// One kernel's twiddled store of the element in `u`.
 pub(super) struct TwiddlePut<'a> {
@@ -18,6 +32,8 @@ pub(super) struct TwiddlePut<'a> {
     pub index_of_digit: &'a dyn Fn(&str) -> String,
     /// Whether f_mul_lazy exists (straight-line f_mul, k ≤ 32).
     pub mul_lazy: bool,
+    /// The table the kernel reads.
+    pub table: TwiddleTable,
 }
 
 impl<'a> TwiddlePut<'a> {
@@ -30,6 +46,7 @@ impl<'a> TwiddlePut<'a> {
             guard: twiddled.then_some("t > 0 && kappa > 0"),
             index_of_digit,
             mul_lazy,
+            table: TwiddleTable::Plan,
         }
     }
 
@@ -37,7 +54,8 @@ impl<'a> TwiddlePut<'a> {
     pub(super) fn render(&self, indent: usize) -> String {
         let mut lines: Vec<String> = Vec::new();
         let split = |e: &str| format!("const ulong e = {e}, tt = e & ((((ulong)1) << log_t) - 1);");
-        let rotation = "(uint)(e >> log_t) & (2 * SRGFN_K - 1)";
+        // a launch table holds every w^e: no rotation
+        let rotation = (self.table == TwiddleTable::Plan).then_some("(uint)(e >> log_t) & (2 * SRGFN_K - 1)");
         // SRGFN_ABLATE_PRODUCTS (a build option, for measurements only): the product skipped
         let product = |lines: &mut Vec<String>, pad: &str| {
             lines.push("#ifndef SRGFN_ABLATE_PRODUCTS".into());
@@ -57,16 +75,16 @@ impl<'a> TwiddlePut<'a> {
         match (self.exponent, self.guard) {
             (Some(e), None) => {
                 lines.push(split(e));
-                lines.push(format!("const uint rot = {rotation};"));
+                lines.extend(rotation.map(|r| format!("const uint rot = {r};")));
                 lines.extend(lazy_copy.map(String::from));
                 product(&mut lines, "");
             }
             (Some(e), Some(guard)) => {
-                lines.push("uint rot = 0;".into());
+                lines.extend(rotation.map(|_| "uint rot = 0;".to_string()));
                 lines.extend(lazy_copy.map(String::from));
                 lines.push(format!("if ({guard}) {{"));
                 lines.push(format!("    {}", split(e)));
-                lines.push(format!("    rot = {rotation};"));
+                lines.extend(rotation.map(|r| format!("    rot = {r};")));
                 product(&mut lines, "    ");
                 lines.push("}".into());
             }
@@ -78,12 +96,18 @@ impl<'a> TwiddlePut<'a> {
         }
         lines.push("#pragma unroll".into());
         lines.push("for (uint d = 0; d < SRGFN_K; d++) {".into());
-        lines.push(format!("    const uint idx = {};", (self.index_of_digit)("SRGFN_ROT_TO(d, rot)")));
-        lines.push("    ulong l = ul[d];".into());
-        lines.push("    int h = uh[d];".into());
-        lines.push("    if (SRGFN_ROT_NEG(d, rot)) SRGFN_LZ_SUB(l, h, (ulong)0, 0, ul[d], uh[d]);".into());
-        lines.push("    SL[idx] = l;".into());
-        lines.push("    SH[idx] = (char)h;".into());
+        if self.table == TwiddleTable::Launch && self.exponent.is_some() {
+            lines.push(format!("    const uint idx = {};", (self.index_of_digit)("d")));
+            lines.push("    SL[idx] = ul[d];".into());
+            lines.push("    SH[idx] = (char)uh[d];".into());
+        } else {
+            lines.push(format!("    const uint idx = {};", (self.index_of_digit)("SRGFN_ROT_TO(d, rot)")));
+            lines.push("    ulong l = ul[d];".into());
+            lines.push("    int h = uh[d];".into());
+            lines.push("    if (SRGFN_ROT_NEG(d, rot)) SRGFN_LZ_SUB(l, h, (ulong)0, 0, ul[d], uh[d]);".into());
+            lines.push("    SL[idx] = l;".into());
+            lines.push("    SH[idx] = (char)h;".into());
+        }
         lines.push("}".into());
         if self.exponent.is_some() && self.guard.is_none() {
             // its own block: e, tt and rot may not clash with the kernel's names
@@ -102,7 +126,9 @@ mod tests {
     #[test]
     fn the_guarded_and_unguarded_forms() {
         let at = |rot: &str| format!("SLOT(t, {rot}, gi)");
-        let put = |exponent, guard, mul_lazy, indent| TwiddlePut { exponent, guard, index_of_digit: &at, mul_lazy }.render(indent);
+        let put = |exponent, guard, mul_lazy, indent| {
+            TwiddlePut { exponent, guard, index_of_digit: &at, mul_lazy, table: TwiddleTable::Plan }.render(indent)
+        };
         let guarded = put(Some("EXP"), Some("t > 0 && kappa > 0"), true, 0);
         let lines: Vec<&str> = guarded.lines().collect();
         assert_eq!(lines[0], "uint rot = 0;", "{guarded}");
@@ -134,5 +160,10 @@ mod tests {
         // no twiddles: the element stored as it is
         let first = put(None, None, true, 0);
         assert!(!first.contains("load_tw") && !first.contains("const ulong e") && first.contains("SRGFN_ROT_TO(d, rot)"), "{first}");
+        // a launch table: no rotation computed, every digit stored where it is
+        let own =
+            TwiddlePut { exponent: Some("EXP"), guard: None, index_of_digit: &at, mul_lazy: true, table: TwiddleTable::Launch }.render(0);
+        assert!(own.contains("const uint idx = SLOT(t, d, gi);") && own.contains("f_mul_lazy(ul, uh, u, w);"), "{own}");
+        assert!(!own.contains("rot") && !own.contains(">> log_t"), "{own}");
     }
 }
