@@ -6,12 +6,6 @@
 set -u
 K2="(2^63+2^53)^2+1"; K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"; K16="(2^62+2^36)^16+1"
 K32="(2^62+2^56)^32+1"; K64="(2^63-2^40)^64+1"; K128="(2^64-2^28)^128+1"
-export CUDA_CACHE_DISABLE=1
-cold() { # cold BINARY PRIME LOG
-  rm -rf /tmp/cold; mkdir -p /tmp/cold; chmod 700 /tmp/cold
-  local a=$(date +%s%N); SRGFN_CACHE_DIR=/tmp/cold timeout 120 ./.gpu/$1 fft --prime "$2" --random 2^$3 --format bin --output /tmp/cold-out.bin 2>> $OUT/cold.log
-  local rc=$? b=$(date +%s%N)
-  echo "$1 cold build + fft 2^$3 $2: $(( (b - a) / 1000000 )) ms rc=$rc" | tee -a $OUT/cold.txt
-}
+. "$(dirname "$0")/cold.sh"
 for PL in "$K2:20" "$K4:20" "$K8:16" "$K8:20"; do cold srgfn-base "${PL%:*}" "${PL##*:}"; cold srgfn "${PL%:*}" "${PL##*:}"; done
 for PL in "$K16:20" "$K32:18" "$K64:16" "$K128:16"; do cold srgfn "${PL%:*}" "${PL##*:}"; done

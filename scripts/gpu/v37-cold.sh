@@ -6,13 +6,7 @@
 # `srgfn fft --random 2^L`, device start included.
 set -u
 K4="(2^64-2^50)^4+1"; K8="(2^63+2^34)^8+1"
-export CUDA_CACHE_DISABLE=1
-cold() { # cold BINARY PRIME LOG_N
-  rm -rf /tmp/cold; mkdir -p /tmp/cold; chmod 700 /tmp/cold
-  local a=$(date +%s%N); SRGFN_CACHE_DIR=/tmp/cold timeout 120 ./.gpu/$1 fft --prime "$2" --random 2^$3 --format bin --output /tmp/cold-out.bin 2>> $OUT/cold.log
-  local rc=$? b=$(date +%s%N)
-  echo "$1 cold build + fft 2^$3 $2: $(( (b - a) / 1000000 )) ms rc=$rc" | tee -a $OUT/cold.txt
-}
+. "$(dirname "$0")/cold.sh"
 for i in 1 2; do
   for B in srgfn-init srgfn; do cold $B "$K4" 20; cold $B "$K4" 24; cold $B "$K8" 16; done
 done
