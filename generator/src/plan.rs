@@ -314,7 +314,8 @@ impl PlanShape {
     /// has one: W'\[j\] = ω_M^j for every j < M, M = R·p of its last pass, so
     /// that each of its exponents (t·κ) << s, which stay below M in units of
     /// ω_M ([`PlanShape::launch_twiddle_shift`]), is an entry and no product
-    /// is rotated by r^s (the kernels test this, `emit::twiddle_put`).  Only
+    /// is rotated by r^s (a kernel built for such a table stores its products
+    /// unrotated, `emit::TwiddleTable::Launch`).  Only
     /// launches with twiddles (p ≥ 2) and with M ≤ N/K, the length of the
     /// plan's table: each such M is at least twice the one before (p grows by
     /// the radix from pass to pass), so all of them together hold fewer than

@@ -248,10 +248,11 @@ pub fn half_min_p(prime: &Prime, variant: Variant, radix: Radix, launch: &Launch
 /// products stored unrotated.  H200 (docs/perf/h200-v37/branch): k = 4's
 /// fused launches with every twiddled store behind a branch on the table's
 /// length, a table of their own where it fits, against v37's ACC_INIT
-/// kernels: 2^24 3.104 → 3.029 ms, 2^22 −3.2%, but 2^18 +7% and k = 8's and
-/// 16's table passes level or slower, their kernels larger (first2 96 → 112
+/// kernels: 2^24 3.104 → 3.029 ms, 2^22 −3.2%, but k = 8 level and k = 16
+/// up to 4.6% slower (2^18), the kernels larger (first2 96 → 112
 /// registers); hence a kernel built for the launch tables, and only the
-/// fused one, where the rotation cost most (v35's ablation: 5.2% at k = 4).
+/// fused one, where the rotation cost most (v35's ablation: 5.2% at k = 4):
+/// 2^24 3.103 → 2.974 ms (docs/perf/h200-v37/lt).
 pub fn launch_tables(variant: Variant, shape: &PlanShape) -> Vec<Option<u32>> {
     let fused = |l: &Launch| matches!(l, Launch::Fused(..));
     shape.launches().iter().map(|l| if variant == Variant::Local && fused(l) { shape.launch_table_log(l) } else { None }).collect()
