@@ -243,6 +243,8 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         value["variant_on_nvidia"] = serde_json::Value::String(nvidia.name().to_string());
         value["halves"] = serde_json::to_value(halves)?;
         value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
+        // log2 of each launch's own twiddle table (null: the plan's table), emit::launch_tables
+        value["launch_table_logs"] = serde_json::to_value(srgfn_gen::emit::launch_tables(variant, &shape))?;
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", shape.describe());

@@ -150,6 +150,12 @@ fn plan_prints_the_launches() {
         let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", prime, "--n", n]).stdout).to_string();
         assert_eq!(text.contains("between launches are element-major"), em, "{prime} {n}: {text}");
     }
+    // k = 4 at 2^24: four fused launches, all but the last with a table of its own (ω_M, M = 8²·p)
+    let o = srgfn(&["plan", "--prime", "(2^64-2^50)^4+1", "--n", "2^24", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["launch_table_logs"], serde_json::json!([6, 12, 18, null]));
+    let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", "(2^64-2^50)^4+1", "--n", "2^24"]).stdout).to_string();
+    assert!(text.contains("launches 1 (2^6 entries), 2 (2^12 entries), 3 (2^18 entries) read twiddle tables of their own"), "{text}");
 }
 
 #[test]
