@@ -96,7 +96,8 @@ impl<'a> TwiddlePut<'a> {
         }
         lines.push("#pragma unroll".into());
         lines.push("for (uint d = 0; d < SRGFN_K; d++) {".into());
-        if self.table == TwiddleTable::Launch && self.exponent.is_some() {
+        // unrotated where there is an exponent and no rotation of it
+        if self.exponent.is_some() && rotation.is_none() {
             lines.push(format!("    const uint idx = {};", (self.index_of_digit)("d")));
             lines.push("    SL[idx] = ul[d];".into());
             lines.push("    SH[idx] = (char)uh[d];".into());
