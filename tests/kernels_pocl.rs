@@ -7,7 +7,7 @@ use rand::Rng;
 use srgfn::internals::{field_ops_of, from_digit_major, to_digit_major, FieldKernels, PassPart, SessionInternals as _};
 use srgfn::{Error, Session};
 use srgfn_gen::emit::digits::PassLayout;
-use srgfn_gen::emit::{digits, KernelOptions, MulForm, TwiddleTable, Variant};
+use srgfn_gen::emit::{self, digits, KernelOptions, MulForm, TwiddleTable, Variant};
 use srgfn_gen::plan::{Pass, PlanShape};
 use srgfn_gen::reference::naive_dft_with_root;
 use srgfn_gen::rules::Radix;
@@ -110,6 +110,10 @@ fn check_pass_of(fk: &FieldKernels, prime: &Prime, variants: &[Variant], radix: 
 
 /// [`check_pass_of`], the pass whole or (`halves` = Some(shift)) as two
 /// halves by bit `shift` of the block index, the second on the side queue.
+/// Twiddled passes of radix K of a variant with kernels for launch tables
+/// (`emit::has_launch_table_passes`) run a second time with such a table,
+/// ω_M^j for every j < M = R·p, through the kernel that stores its products
+/// unrotated; one entry short of that is refused.
 #[allow(clippy::too_many_arguments)]
 fn check_pass_parts(
     fk: &FieldKernels,
@@ -127,13 +131,39 @@ fn check_pass_parts(
     let pass = Pass { radix, p };
     let want = host_passes(prime, &x, n, vecs, &[pass]);
     // the runtime's exponent unit (ω_n = r^(K/n) when n ≤ K)
-    let tw_shift = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap().twiddle_shift(&pass);
+    let shape = PlanShape::new(prime, n.trailing_zeros(), 1).unwrap();
+    let tw_shift = shape.twiddle_shift(&pass);
     for &variant in variants {
         if variant == Variant::Digits && radix > digits::max_radix(k) {
             continue; // plans never ask the digits variant for blocks beyond local memory
         }
-        let (bw, log_t) = twiddle_table(fk, prime, n, variant);
-        for layout in layouts(variant) {
+        let mut tables = vec![(twiddle_table(fk, prime, n, variant), tw_shift, TwiddleTable::Plan)];
+        let m = radix * p;
+        if emit::has_launch_table_passes(k, variant) && radix == prime.base_size() && p >= 2 {
+            let log_m = m.trailing_zeros();
+            let own = (powers_table(fk, prime, log_m, m, variant), log_m);
+            tables.push((own, shape.launch_twiddle_shift(&pass, log_m), TwiddleTable::Launch));
+            let short = powers_table(fk, prime, log_m - 1, m / 2, variant);
+            let by = fk.alloc(total * k).unwrap();
+            let bx = fk.upload(&to_digit_major(&x, k)).unwrap();
+            let err = fk
+                .pass(
+                    variant,
+                    radix,
+                    &[bx],
+                    &[by],
+                    (&short, TwiddleTable::Launch),
+                    [total as u64, n as u64, p as u64],
+                    log_m - 1,
+                    0,
+                    (total / radix) as u64,
+                    PassPart::Whole,
+                    PassLayout::DIGIT_MAJOR,
+                )
+                .unwrap_err();
+            assert!(format!("{err:#}").contains("does not hold the twiddles"), "{err:#}");
+        }
+        for (((bw, log_t), tw_shift, table), layout) in tables.iter().flat_map(|t| layouts(variant).into_iter().map(move |l| (t, l))) {
             let bx = fk.upload(&laid_out(&x, k, layout.input_element_major)).unwrap();
             let by = fk.alloc(total * k).unwrap();
             let parts = match halves {
@@ -149,10 +179,10 @@ fn check_pass_parts(
                     radix,
                     std::slice::from_ref(&bx),
                     std::slice::from_ref(&by),
-                    &bw,
+                    (bw, *table),
                     [total as u64, n as u64, p as u64],
-                    log_t,
-                    tw_shift,
+                    *log_t,
+                    *tw_shift,
                     (total / radix) as u64,
                     part,
                     layout,
@@ -164,7 +194,7 @@ fn check_pass_parts(
             }
             let got = read_back(&fk.download(&by).unwrap(), k, layout.output_element_major);
             let what = format!(
-                "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} halves {halves:?} ({layout:?})",
+                "{prime} {variant:?} radix-{} program, DFT_{radix} pass n={n} p={p} halves {halves:?} ({layout:?}), {table:?} table",
                 fk.radix().number()
             );
             assert_outputs(&got, &want, &what);
@@ -577,7 +607,7 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
                 8,
                 std::slice::from_ref(&x),
                 std::slice::from_ref(&y),
-                &w,
+                (&w, TwiddleTable::Plan),
                 [96, n, p],
                 log_t,
                 0,
@@ -591,7 +621,19 @@ fn passes_of_a_shape_the_kernels_cannot_map_are_refused() {
     // element-major vectors only where a kernel reads its layout argument
     let em = PassLayout { input_element_major: true, output_element_major: false };
     let e = fk
-        .pass(Variant::Local, 8, std::slice::from_ref(&x), std::slice::from_ref(&y), &w, [64, 64, 8], log_t, 0, 64 / 8, PassPart::Whole, em)
+        .pass(
+            Variant::Local,
+            8,
+            std::slice::from_ref(&x),
+            std::slice::from_ref(&y),
+            (&w, TwiddleTable::Plan),
+            [64, 64, 8],
+            log_t,
+            0,
+            64 / 8,
+            PassPart::Whole,
+            em,
+        )
         .expect_err("an element-major vector for the local variant");
     assert!(format!("{e:#}").contains("only the digits variant"), "{e:#}");
 }
@@ -611,7 +653,7 @@ fn a_table_not_laid_out_for_the_variant_is_refused() {
                 8,
                 std::slice::from_ref(&x),
                 std::slice::from_ref(&y),
-                w,
+                (w, TwiddleTable::Plan),
                 [64, 64, 8],
                 log_t,
                 0,

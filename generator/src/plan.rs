@@ -316,15 +316,22 @@ impl PlanShape {
     /// ω_M ([`PlanShape::launch_twiddle_shift`]), is an entry and no product
     /// is rotated by r^s (a kernel built for such a table stores its products
     /// unrotated, `emit::TwiddleTable::Launch`).  Only
-    /// launches with twiddles (p ≥ 2) and with M ≤ N/K, the length of the
-    /// plan's table: each such M is at least twice the one before (p grows by
-    /// the radix from pass to pass), so all of them together hold fewer than
-    /// 2·N/K entries.  The last launches, whose M exceeds N/K, read the
-    /// plan's table and rotate.
-    pub fn launch_table_log(&self, launch: &Launch) -> Option<u32> {
+    /// launches with M ≤ N/K, the length of the plan's table: each such M is
+    /// at least twice the one before (p grows by the radix from pass to
+    /// pass), so all of them together hold fewer than 2·N/K entries.  The
+    /// last launches, whose M exceeds N/K, read the plan's table and rotate.
+    ///
+    /// And only launches whose last pass has p ≥ `min_p` (≥ 2: twiddles),
+    /// which the caller chooses (`emit::launch_tables`): an exponent that is
+    /// a multiple of M/K makes the twiddle a power of r, whose product the
+    /// plan's kernels skip (W\[0\] = 1 and a rotation), while a launch
+    /// table's kernel multiplies by its entry.  At p = K that is 5–10% of the
+    /// twiddles (t·κ ≡ 0 mod K for t, κ < K); from p = K² on it is under 3%
+    /// (the test below bounds it).
+    pub fn launch_table_log(&self, launch: &Launch, min_p: usize) -> Option<u32> {
         let last = launch.last_pass();
         let m = last.radix * last.p;
-        (self.table_len > 0 && last.p >= 2 && m <= self.table_len).then(|| m.trailing_zeros())
+        (self.table_len > 0 && last.p >= min_p.max(2) && m <= self.table_len).then(|| m.trailing_zeros())
     }
 
     /// The twiddle exponents of `pass` in units of ω_M, the root of a launch
@@ -488,19 +495,22 @@ mod tests {
 
     /// Launch tables, against the host's exponents: every exponent of a launch
     /// with a table of its own, (t·κ) << `launch_twiddle_shift` in units of
-    /// ω_M, is an entry (below M) and the same power of ω_N; the tables of a
-    /// plan hold fewer than 2·N/K entries, and the last launch has none.
+    /// ω_M, is an entry (below M) and the same power of ω_N; with p ≥ K²
+    /// fewer than 3% of a launch's nonzero exponents are multiples of M/K
+    /// (powers of r, whose products only the plan's table lets the kernels
+    /// skip); the tables of a plan hold fewer than 2·N/K entries, and the last
+    /// launch has none.
     #[test]
     fn launch_tables_hold_every_exponent_of_their_launch() {
         let mut tables = 0;
         for (k, log_n) in [(2usize, 9u32), (2, 12), (4, 12), (4, 13), (4, 16), (8, 13), (8, 9), (8, 16), (16, 14), (32, 13)] {
             let prime = crate::catalog_prime(k).unwrap();
-            for fused in [false, true] {
+            for (fused, min_p) in [(false, 2), (true, 2), (false, 4 * k * k), (true, 4 * k * k)] {
                 let shape = PlanShape::new(prime, log_n, 1).unwrap().with_fusion(fused);
                 let launches = shape.launches();
                 let mut total = 0;
                 for (j, launch) in launches.iter().enumerate() {
-                    let Some(log_m) = shape.launch_table_log(launch) else { continue };
+                    let Some(log_m) = shape.launch_table_log(launch, min_p) else { continue };
                     assert!(j + 1 < launches.len(), "k = {k}, 2^{log_n}: the last launch has a table of its own");
                     let m = 1usize << log_m;
                     total += m;
@@ -509,6 +519,7 @@ mod tests {
                         Launch::Single(a) => vec![a],
                         Launch::Fused(a, b) => vec![a, b],
                     };
+                    let (mut nonzero, mut powers_of_r) = (0usize, 0usize);
                     for pass in passes {
                         let s = shape.launch_twiddle_shift(&pass, log_m);
                         for i in 0..shape.n / pass.radix {
@@ -516,8 +527,14 @@ mod tests {
                                 let e = (t * (i % pass.p)) << s;
                                 assert!(e < m, "k = {k}, 2^{log_n}, {pass:?}: exponent {e} of a table of {m}");
                                 assert_eq!(e * (shape.n / m), pass.twiddle_exponent(shape.n, i, t), "k = {k}, 2^{log_n}, {pass:?}");
+                                nonzero += usize::from(e > 0);
+                                powers_of_r += usize::from(e > 0 && e.is_multiple_of(m / (2 * k)));
                             }
                         }
+                    }
+                    if min_p == 4 * k * k {
+                        let what = format!("k = {k}, 2^{log_n}, {launch:?}: {powers_of_r} of {nonzero} twiddles powers of r");
+                        assert!(33 * powers_of_r < nonzero, "{what}");
                     }
                 }
                 assert!(total < 2 * shape.table_len.max(1), "k = {k}, 2^{log_n}: {total} entries in launch tables");

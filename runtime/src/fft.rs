@@ -637,16 +637,17 @@ impl Plan {
                 Launch::Single(pass) => {
                     // the digits variant keeps the vectors between launches element-major where that pays
                     let layout = PassLayout::of_launch(self.variant, kernels.k(), j, launches.len());
+                    let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
                     for part in parts {
                         kernels.pass(
                             self.variant,
                             pass.radix,
                             &v.bufs,
                             &self.scratch,
-                            &self.table,
+                            (table, kind),
                             [self.seg as u64, n, pass.p as u64],
-                            self.shape.twiddle_log(),
-                            self.shape.twiddle_shift(&pass),
+                            log_t,
+                            shift,
                             total / pass.radix as u64,
                             part,
                             layout,

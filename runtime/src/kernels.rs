@@ -318,13 +318,13 @@ impl FieldKernels {
     /// launch j reads a table of its own (`emit::launch_tables`).
     pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool]) -> Result<()> {
         for (j, launch) in shape.launches().into_iter().enumerate() {
+            let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
             match launch {
                 Launch::Single(pass) => {
-                    let (file, _) = self.dft_file(variant, pass.radix)?;
+                    let (file, _) = self.dft_file(variant, pass.radix, table)?;
                     self.program(&file)?;
                 }
                 Launch::Fused(..) => {
-                    let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
                     self.program(&format!("{}.cl", fused::name(&self.set.program, table)))?;
                 }
             }
@@ -335,11 +335,15 @@ impl FieldKernels {
         Ok(())
     }
 
-    /// File and kernel name of DFT_n of a variant, emitting the file the
-    /// first time it is asked for when n < K.
-    fn dft_file(&self, variant: Variant, n: usize) -> Result<(String, String)> {
+    /// File and kernel name of DFT_n of a variant built for `table`,
+    /// emitting the file the first time it is asked for when n < K (launch
+    /// tables: n = K only, `emit::launch_tables`).
+    fn dft_file(&self, variant: Variant, n: usize, table: TwiddleTable) -> Result<(String, String)> {
         let name = emit::dft_kernel_name(n, self.opts.radix, variant);
-        let file = format!("{name}.cl");
+        let file = emit::dft_file_name(n, self.opts.radix, variant, table);
+        if table == TwiddleTable::Launch && (n != self.base_size() || !emit::has_launch_table_passes(self.prime.k(), variant)) {
+            return Err(Error::internal(format!("no pass kernel of DFT_{n} of the {} variant for launch tables", variant.name())));
+        }
         if n != self.base_size() {
             let mut small = self.small.lock().expect("kernel map");
             if !small.contains_key(&file) {
@@ -351,8 +355,11 @@ impl FieldKernels {
 
     /// One Stockham pass of radix `radix` (| K) over vectors of length n after
     /// sub-transforms of length p (see `srgfn_gen::plan::Pass`): X → Y, Y ≠ X;
-    /// `count` = total elements / radix.  W is the twiddle table of ω_n
-    /// (2^log_t entries); tw_shift = log2(n / (radix·p)).  The workgroup
+    /// `count` = total elements / radix.  W is the twiddle table of 2^log_t
+    /// entries: the plan's, of ω_n, with tw_shift = log2(n / (radix·p))
+    /// ([`PlanShape::twiddle_shift`]), or (`table` [`TwiddleTable::Launch`])
+    /// one that holds every twiddle of the pass
+    /// ([`PlanShape::launch_table_log`], `launch_twiddle_shift`).  The workgroup
     /// variant overwrites X.  `part` says which blocks: all of them, or a
     /// half, the blocks whose bit `shift` is `half` (`srgfn_gen::plan::Halves`
     /// says where that is sound; half 1 runs on the session's side queue,
@@ -364,7 +371,7 @@ impl FieldKernels {
         radix: usize,
         x: &[Buffer<u64>],
         y: &[Buffer<u64>],
-        w: &Buffer<u64>,
+        (w, table): (&Buffer<u64>, TwiddleTable),
         [plane, n, p]: [u64; 3],
         log_t: u32,
         tw_shift: u32,
@@ -373,6 +380,9 @@ impl FieldKernels {
         layout: PassLayout,
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
+        if table == TwiddleTable::Launch {
+            launch_table_holds(log_t, (radix as u64 * p) << tw_shift, &format!("the pass ({radix}, {p})"))?;
+        }
         if !variant.takes_layout() && layout != PassLayout::DIGIT_MAJOR {
             return Err(Error::option(format!(
                 "only the digits variant reads or writes element-major vectors (emit::digits::PassLayout), not the {} variant",
@@ -394,9 +404,9 @@ impl FieldKernels {
                 ))
             )));
         }
-        let (file, _) = self.dft_file(variant, radix)?;
+        let (file, _) = self.dft_file(variant, radix, table)?;
         let program = self.dft_program(radix)?;
-        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p), variant);
+        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p, table), variant);
         let launch = Launch::Single(Pass { radix, p: p as usize });
         let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
@@ -478,11 +488,9 @@ impl FieldKernels {
         };
         let name = fused::name(program, table);
         let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
-        if table == TwiddleTable::Launch && (((radix * radix) as u64 * p) << tw_shift[1]) > 1u64.checked_shl(log_t).unwrap_or(0) {
-            return Err(Error::internal(format!(
-                "a launch table of 2^{log_t} entries does not hold the twiddles of the passes ({radix}, {p}), ({radix}, {})",
-                p * radix as u64
-            )));
+        if table == TwiddleTable::Launch {
+            let passes = format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
+            launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], &passes)?;
         }
         let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Local, self.opts.radix, &launch), p, count)?;
         let (gws, lws) = fused::work_size(&shape, superblocks as usize);
@@ -494,7 +502,9 @@ impl FieldKernels {
     /// launch of the table variant's `…_first2` kernel (`emit::first2`): X,
     /// in the superblock order, → Y in the natural order, Y ≠ X; `count` =
     /// total elements / K²; `tw_shift2` = the second pass's
-    /// [`PlanShape::twiddle_shift`].  Whole launches only.
+    /// [`PlanShape::twiddle_shift`] in the plan's table W (a pass of p = K
+    /// has no launch table, [`PlanShape::launch_table_log`]).  Whole
+    /// launches only.
     #[allow(clippy::too_many_arguments)]
     pub fn first2_pass(
         &self,
@@ -512,7 +522,7 @@ impl FieldKernels {
             return Err(Error::internal(format!("no first-two-passes kernel for k = {} with these options", self.prime.k())));
         }
         let name = emit::first2::name(&self.set.program);
-        let (file, _) = self.dft_file(Variant::Table, kk)?;
+        let (file, _) = self.dft_file(Variant::Table, kk, TwiddleTable::Plan)?;
         let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, count as usize)
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
         let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0], count);
@@ -618,4 +628,13 @@ impl FieldKernels {
         }
         b.build().or_device(|| format!("cannot set up kernel {name}"))
     }
+}
+
+/// A launch table of 2^`log_t` entries must hold every exponent of the
+/// passes it serves, all below `end` in its units (R·p, shifted).
+fn launch_table_holds(log_t: u32, end: u64, passes: &str) -> Result<()> {
+    if end > 1u64.checked_shl(log_t).unwrap_or(0) {
+        return Err(Error::internal(format!("a launch table of 2^{log_t} entries does not hold the twiddles of {passes}")));
+    }
+    Ok(())
 }

@@ -54,16 +54,18 @@ struct StageCtx {
     butterflies: Vec<BfCtx>,
 }
 
-/// The context of a DFT_R pass kernel of a variant, with twiddles or
-/// without (the first pass).
+/// The context of a DFT_R pass kernel of a variant, with twiddles from the
+/// plan's table or a launch table, or without (`twiddles` None: the first
+/// pass).
 pub fn dft(
     prime: &Prime,
     prog: &Program,
     name: &str,
     variant: Variant,
     segments: u32,
-    twiddled: bool,
+    twiddles: Option<super::TwiddleTable>,
 ) -> Result<Context, super::EmitError> {
+    let twiddled = twiddles.is_some();
     let k = prime.k();
     // the table variant runs each stage's butterflies in the order its bank model chose
     let layout = (variant == Variant::Table).then(|| {
@@ -102,8 +104,8 @@ pub fn dft(
         c.insert("stages", &stages);
     }
     match variant {
-        Variant::Local => super::local::context(k, name, prog, (twiddled, mul_lazy), &mut c)?,
-        Variant::Table => super::table::context(k, name, prog, layout.as_ref().expect("the table layout"), (twiddled, mul_lazy), &mut c)?,
+        Variant::Local => super::local::context(k, name, prog, (twiddles, mul_lazy), &mut c)?,
+        Variant::Table => super::table::context(k, name, prog, layout.as_ref().expect("the table layout"), (twiddles, mul_lazy), &mut c)?,
         Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);

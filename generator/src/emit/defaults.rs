@@ -243,19 +243,44 @@ pub fn half_min_p(prime: &Prime, variant: Variant, radix: Radix, launch: &Launch
 
 /// The launch tables (`PlanShape::launch_table_log`) a plan of `variant`
 /// reads, one entry per launch (None: the plan's table W\[t\] = ω_N^t,
-/// t < N/K): the local variant's fused launches, whose kernel is built a
-/// second time for them (`fused::name`, `TwiddleTable::Launch`) with its
-/// products stored unrotated.  H200 (docs/perf/h200-v37/branch): k = 4's
-/// fused launches with every twiddled store behind a branch on the table's
-/// length, a table of their own where it fits, against v37's ACC_INIT
-/// kernels: 2^24 3.104 → 3.029 ms, 2^22 −3.2%, but k = 8 level and k = 16
-/// up to 4.6% slower (2^18), the kernels larger (first2 96 → 112
-/// registers); hence a kernel built for the launch tables, and only the
-/// fused one, where the rotation cost most (v35's ablation: 5.2% at k = 4):
-/// 2^24 3.103 → 2.974 ms (docs/perf/h200-v37/lt).
+/// t < N/K), each read by a kernel built a second time for such tables
+/// (`TwiddleTable::Launch`) that stores its products unrotated:
+///
+/// * the local variant's fused launches, every one with twiddles
+///   (`fused::name`).  H200 (docs/perf/h200-v37/branch): k = 4's fused
+///   launches with every twiddled store behind a branch on the table's
+///   length, a table of their own where it fits: 2^24 3.104 → 3.029 ms, but
+///   k = 8 level and k = 16 up to 4.6% slower (2^18), the kernels larger
+///   (first2 96 → 112 registers); hence a kernel built for the launch
+///   tables, where the rotation cost most (v35's ablation: 5.2% at k = 4):
+///   2^24 3.103 → 2.974 ms (docs/perf/h200-v37/lt).  The first fused launch
+///   too, although a tenth of its twiddles are powers of r whose products
+///   only the plan's table skips: back on the plan's table it ran 0.6–0.7%
+///   slower at 2^20–2^24 (v38, docs/perf/h200-v38/lt2);
+/// * the table variant's launches of radix K whose p is at least K², where
+///   it has such kernels ([`has_launch_table_passes`]): at p = K the launch
+///   (the first two passes' in the superblock order) ran 2.4% slower with a
+///   table at k = 8 (2^24, v38 `lt/`), the products of the powers of r
+///   costing more than the rotations saved; from K² on k = 8's passes ran
+///   2.5% faster (v38 `lt2/`).
 pub fn launch_tables(variant: Variant, shape: &PlanShape) -> Vec<Option<u32>> {
-    let fused = |l: &Launch| matches!(l, Launch::Fused(..));
-    shape.launches().iter().map(|l| if variant == Variant::Local && fused(l) { shape.launch_table_log(l) } else { None }).collect()
+    let kk = 2 * shape.k;
+    let min_p = |l: &Launch| match (variant, l) {
+        (Variant::Local, Launch::Fused(..)) => Some(2),
+        (Variant::Table, Launch::Single(pass)) if has_launch_table_passes(shape.k, variant) && pass.radix == kk => Some(kk * kk),
+        _ => None,
+    };
+    shape.launches().iter().map(|l| min_p(l).and_then(|m| shape.launch_table_log(l, m))).collect()
+}
+
+/// Whether `variant`'s pass kernels of radix K are built a second time for
+/// launch tables (`dft_kernel` with `TwiddleTable::Launch`, in a file of
+/// their own): the table variant's for k ≤ 8.  k = 16's (radix 2, H200,
+/// v38 `lt/`, `lt2/`) ran −0.4 to +1.1% against the plan's table (its
+/// launch with a table 139 instead of 157 registers, no faster), not worth
+/// a second build of its largest kernel.
+pub fn has_launch_table_passes(k: usize, variant: Variant) -> bool {
+    variant == Variant::Table && k <= 8
 }
 
 /// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
@@ -287,6 +312,26 @@ mod tests {
     /// k = 8 plans take the table variant from 2^17 where its stages go
     /// through the warp (PTX) and the caller chose neither a variant nor
     /// fusion; elsewhere the prime's default.
+    /// Which launches read a table of their own: the table variant's of
+    /// radix K from p = K² on (k ≤ 8), every fused launch of the local
+    /// variant with twiddles, never the last launch nor another variant's.
+    #[test]
+    fn launch_tables_go_where_v38_measured_them_faster() {
+        let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
+        let shape = PlanShape::new(&k8, 20, 1).unwrap();
+        // passes (16, 1), (16, 16), (16, 256), (16, 4096), (16, 65536)
+        assert_eq!(launch_tables(Variant::Table, &shape), [None, None, Some(12), Some(16), None]);
+        for variant in [Variant::Local, Variant::Digits, Variant::Workgroup] {
+            assert_eq!(launch_tables(variant, &shape), [None; 5], "{variant:?}");
+        }
+        let k16 = Prime::parse("(2^62+2^36)^16+1").unwrap();
+        assert!(launch_tables(Variant::Table, &PlanShape::new(&k16, 20, 1).unwrap()).iter().all(Option::is_none));
+        let k4 = Prime::parse("(2^64-2^50)^4+1").unwrap();
+        // fused (8, 1)(8, 8), (8, 64)(8, 512), (8, 4096)(8, 32768), (8, 2^18)(8, 2^21)
+        let fused = PlanShape::new(&k4, 24, 1).unwrap().with_fusion(true);
+        assert_eq!(launch_tables(Variant::Local, &fused), [Some(6), Some(12), Some(18), None]);
+    }
+
     #[test]
     fn k8_plans_take_the_table_variant_where_its_stages_use_the_warp() {
         let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();

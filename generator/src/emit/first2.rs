@@ -25,7 +25,7 @@
 use super::banks::wavefronts_lazy;
 use super::sig;
 use super::table;
-use super::twiddle_put::TwiddlePut;
+use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::warp_stages::WarpLayout;
 use super::{warp_stages, EmitError, KernelEntry, KernelOptions, Variant, LOCAL_MAX_BYTES};
 use crate::prime::Prime;
@@ -98,7 +98,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         .filter(|_| applies(k, n, opts))
         .ok_or_else(|| EmitError::Unsupported(format!("no first-two-passes kernel of DFT_{n} for k = {k} with these options")))?;
     let name = name(program);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, true)?;
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, Some(TwiddleTable::Plan))?;
     table::kernel_context(k, &name, program, false, opts, &mut ctx)
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;
     let (groups, tpd) = table::shape(k, n);
@@ -122,7 +122,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         guard: Some("a > 0 && t0 > 0"),
         index_of_digit: &at,
         mul_lazy: super::context::has_mul_lazy(prime),
-        table: super::twiddle_put::TwiddleTable::Plan,
+        table: TwiddleTable::Plan,
     };
     ctx.insert("twiddle_put", &put.render(8));
     let src = super::render("dft_table_first2.cl.tera", &ctx)?;

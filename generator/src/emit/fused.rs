@@ -194,11 +194,7 @@ impl FusedShape {
 /// The kernel (and, with `.cl`, file) name of the fused DFT_R kernel built
 /// for `table`: `…_fused` for the plan's table, `…_fused_lt` for a launch table.
 pub fn name(program: &Program, table: TwiddleTable) -> String {
-    let suffix = match table {
-        TwiddleTable::Plan => "",
-        TwiddleTable::Launch => "_lt",
-    };
-    format!("{}_fused{suffix}", super::dft_name(program, super::Variant::Local))
+    format!("{}_fused{}", super::dft_name(program, super::Variant::Local), table.suffix())
 }
 
 /// Everything the fused template prints for one DFT_R program.
@@ -249,7 +245,7 @@ pub fn kernel(
     table: TwiddleTable,
 ) -> Result<(EmittedFile, KernelEntry), EmitError> {
     let name = name(program, table);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, true)?;
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, Some(table))?;
     let shape = context(prime.k(), &name, program, (super::context::has_mul_lazy(prime), table), &mut ctx)?;
     let sig = super::sig::fused_pass(&name);
     ctx.insert("params", &sig.c_params_for(segments));

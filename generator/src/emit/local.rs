@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::butterfly::{self, Butterfly};
 use super::table::require_no_output_shifts;
-use super::twiddle_put::TwiddlePut;
+use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::EmitError;
 use crate::unroll::Program;
 
@@ -86,14 +86,14 @@ pub(super) fn stage_cases(k: usize, name: &str, program: &Program, positions: us
 }
 
 /// Everything the local template prints for one DFT_R program.
-/// `(twiddled, mul_lazy)`: whether the kernel has twiddles (not the first
-/// pass) and whether f_mul_lazy exists, for its twiddled store
-/// (`TwiddlePut::pass_input`).
+/// `(twiddles, mul_lazy)`: the table the kernel's twiddles come from (None:
+/// the first pass, no twiddles) and whether f_mul_lazy exists, for its
+/// twiddled store (`TwiddlePut::pass_input`).
 pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
-    (twiddled, mul_lazy): (bool, bool),
+    (twiddles, mul_lazy): (Option<TwiddleTable>, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
     require_no_output_shifts("local", program)?;
@@ -102,7 +102,7 @@ pub(super) fn context(
     let (stride, groups) = (shape.slot_stride, shape.groups);
     ctx.insert(
         "twiddle_put",
-        &TwiddlePut::pass_input(twiddled, mul_lazy, &|digit: &str| format!("t * {stride} + {digit} * {groups} + lane")).render(12),
+        &TwiddlePut::pass_input(twiddles, mul_lazy, &|digit: &str| format!("t * {stride} + {digit} * {groups} + lane")).render(12),
     );
     let w = shape.positions;
     ctx.insert("groups", &shape.groups);

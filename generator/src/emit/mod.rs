@@ -36,9 +36,9 @@ use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
 pub use defaults::{
-    check_fuse, default_radix, fuse_default, half_min_p, has_fused, launch_tables, plan_fuses, plan_halves, plan_shape, plan_variant,
-    ptx_register_cap, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS,
-    HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
+    check_fuse, default_radix, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables, plan_fuses, plan_halves,
+    plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN,
+    HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
@@ -465,28 +465,39 @@ pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count:
 }
 
 /// The name of the kernel of a pass: the local-memory variants have a second
-/// kernel without twiddles, `…_first`, for the first pass (p = 1).
-pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64) -> String {
+/// kernel without twiddles, `…_first`, for the first pass (p = 1); a
+/// twiddled kernel built for a launch table ends with `_lt`
+/// ([`TwiddleTable::suffix`]).
+pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64, table: TwiddleTable) -> String {
     let name = dft_name(program, variant);
     if p == 1 && variant != Variant::Workgroup {
         format!("{name}_first")
     } else {
-        name
+        format!("{name}{}", table.suffix())
     }
 }
 
-/// One self-contained base-case kernel file for `program`: its pass kernel,
-/// and for the local-memory variants the pass kernel of p = 1 (no twiddles,
-/// so fewer registers and more work-items in flight).
+/// The file of the pass kernels of DFT_n of a radix and variant built for
+/// `table` ([`dft_kernel`]): `dft{n}_r{radix}_{variant}{suffix}.cl`.
+pub fn dft_file_name(n: usize, radix: Radix, variant: Variant, table: TwiddleTable) -> String {
+    format!("{}{}.cl", dft_kernel_name(n, radix, variant), table.suffix())
+}
+
+/// One self-contained base-case kernel file for `program`: for the plan's
+/// table, its pass kernel and, for the local-memory variants, the pass
+/// kernel of p = 1 (no twiddles, so fewer registers and more work-items in
+/// flight); for a launch table ([`launch_tables`], the table variant only),
+/// its twiddled kernels alone, built to store their products unrotated.
 pub fn dft_kernel(
     prime: &Prime,
     program: &Program,
     variant: Variant,
     header: &str,
-    opts: &KernelOptions,
+    (opts, table): (&KernelOptions, TwiddleTable),
 ) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
     let segments = opts.segments;
     let name = dft_name(program, variant);
+    let file_name = dft_file_name(program.size, program.radix, variant, table);
     if variant == Variant::Local && LocalShape::of(prime.k(), program).bytes(program.size) > LOCAL_MAX_BYTES {
         return Err(EmitError::Unsupported(format!(
             "the local variant of DFT_{} needs more than {LOCAL_MAX_BYTES} bytes of local memory for k = {}",
@@ -512,15 +523,20 @@ pub fn dft_kernel(
             ("dft_digits.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads), format!("{} (required)", s.threads))
         }
     };
-    let kernels: Vec<(String, bool)> = if variant == Variant::Workgroup {
-        vec![(name.clone(), true)]
-    } else {
-        vec![(name.clone(), true), (format!("{name}_first"), false)]
+    // each kernel with the table of its twiddles (None: the first pass's, without)
+    let kernels: Vec<(String, Option<TwiddleTable>)> = match (variant, table) {
+        (Variant::Workgroup, TwiddleTable::Plan) => vec![(name.clone(), Some(table))],
+        (_, TwiddleTable::Plan) => vec![(name.clone(), Some(table)), (format!("{name}_first"), None)],
+        (Variant::Table, TwiddleTable::Launch) => vec![(format!("{name}{}", table.suffix()), Some(table))],
+        (_, TwiddleTable::Launch) => {
+            return Err(EmitError::Unsupported(format!("the {} variant has no kernels for launch tables", variant.name())))
+        }
     };
     let mut src = String::new();
     let mut entries = Vec::new();
-    for (kname, twiddled) in kernels {
-        let mut ctx = context::dft(prime, program, &kname, variant, segments, twiddled)?;
+    for (kname, twiddles) in kernels {
+        let twiddled = twiddles.is_some();
+        let mut ctx = context::dft(prime, program, &kname, variant, segments, twiddles)?;
         if variant == Variant::Digits {
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }
@@ -531,11 +547,15 @@ pub fn dft_kernel(
         let sig = sig::pass(&kname, variant);
         entries.push(KernelEntry {
             name: kname,
-            file: format!("{name}.cl"),
+            file: file_name.clone(),
             formula: format!(
                 "one Stockham pass of radix {}{}: DFT_{} = {}",
                 program.size,
-                if twiddled { " with twiddles" } else { " for p = 1 (no twiddles)" },
+                match twiddles {
+                    Some(TwiddleTable::Plan) => " with twiddles",
+                    Some(TwiddleTable::Launch) => " with twiddles from a launch table (every twiddle an entry, no rotation by r^s)",
+                    None => " for p = 1 (no twiddles)",
+                },
                 program.size,
                 program.formula
             ),
@@ -547,8 +567,9 @@ pub fn dft_kernel(
             ptx_max_registers: defaults::ptx_register_cap(prime.k(), program, variant, twiddled, opts),
         });
     }
-    // the table plans' first two passes in one launch, from the superblock order (emit::first2)
-    if variant == Variant::Table && first2::applies(prime.k(), program.size, opts) {
+    // the table plans' first two passes in one launch, from the superblock order (emit::first2);
+    // its twiddles (p = K) never take a launch table (PlanShape::launch_table_log)
+    if variant == Variant::Table && table == TwiddleTable::Plan && first2::applies(prime.k(), program.size, opts) {
         let (first2_src, entry) = first2::kernel(prime, program, opts)?;
         src.push_str(&first2_src);
         entries.push(entry);
@@ -556,7 +577,7 @@ pub fn dft_kernel(
     let caps: Vec<RegisterCap> =
         entries.iter().filter_map(|e| e.ptx_max_registers.map(|registers| RegisterCap { kernel: e.name.clone(), registers })).collect();
     let cap_line = if caps.is_empty() { String::new() } else { RegisterCap::comment(&caps) };
-    let file = EmittedFile { name: format!("{name}.cl"), source: format!("{cap_line}{header}\n{src}"), ptx_register_caps: caps };
+    let file = EmittedFile { name: file_name, source: format!("{cap_line}{header}\n{src}"), ptx_register_caps: caps };
     Ok((file, entries))
 }
 
@@ -564,7 +585,7 @@ pub fn dft_kernel(
 pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
     let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, opts)?.0)
+    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, (opts, TwiddleTable::Plan))?.0)
 }
 
 /// The micro-benchmark kernels of the field arithmetic (`mb_mul`, `mb_core`,
@@ -622,12 +643,18 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     for variant in variants_for(prime) {
         let (file, entries) = if variant == Variant::Digits && program.size > max {
             let largest = Program::unroll_size(prime.k(), max, opts.radix).map_err(EmitError::Unsupported)?;
-            dft_kernel(prime, &largest, variant, &header, opts)?
+            dft_kernel(prime, &largest, variant, &header, (opts, TwiddleTable::Plan))?
         } else {
-            dft_kernel(prime, &program, variant, &header, opts)?
+            dft_kernel(prime, &program, variant, &header, (opts, TwiddleTable::Plan))?
         };
         files.push(file);
         kernels.extend(entries);
+        if has_launch_table_passes(prime.k(), variant) {
+            // the twiddled kernels again, for launch tables (emit::launch_tables)
+            let (file, entries) = dft_kernel(prime, &program, variant, &header, (opts, TwiddleTable::Launch))?;
+            files.push(file);
+            kernels.extend(entries);
+        }
         if has_fused(prime, variant, opts.radix) {
             // for the plan's table, and for launch tables (emit::launch_tables)
             for table in [TwiddleTable::Plan, TwiddleTable::Launch] {

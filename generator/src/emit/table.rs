@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::butterfly::lazy_bf;
 use super::table_layout::TableLayout;
-use super::twiddle_put::TwiddlePut;
+use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::{warp_stages, EmitError, KernelOptions, LOCAL_MAX_BYTES, LOCAL_THREADS};
 use crate::unroll::{Program, Stage};
 
@@ -118,19 +118,19 @@ pub(super) fn require_no_output_shifts(variant: &str, program: &Program) -> Resu
 }
 
 /// Everything the table template prints for one DFT_R program.
-/// `(twiddled, mul_lazy)`: whether the kernel has twiddles (not the first
-/// pass) and whether f_mul_lazy exists, for its twiddled store
-/// (`TwiddlePut::pass_input`).
+/// `(twiddles, mul_lazy)`: the table the kernel's twiddles come from (None:
+/// the first pass, no twiddles) and whether f_mul_lazy exists, for its
+/// twiddled store (`TwiddlePut::pass_input`).
 pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
     layout: &TableLayout,
-    (twiddled, mul_lazy): (bool, bool),
+    (twiddles, mul_lazy): (Option<TwiddleTable>, bool),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
     require_no_output_shifts("table", program)?;
-    ctx.insert("twiddle_put", &TwiddlePut::pass_input(twiddled, mul_lazy, &|digit: &str| format!("SLOT(t, {digit}, gi)")).render(8));
+    ctx.insert("twiddle_put", &TwiddlePut::pass_input(twiddles, mul_lazy, &|digit: &str| format!("SLOT(t, {digit}, gi)")).render(8));
     let (groups, tpd) = shape(k, program.size);
     let stages: Vec<StageCtx> = program
         .stages

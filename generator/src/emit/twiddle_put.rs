@@ -20,6 +20,17 @@ pub enum TwiddleTable {
     Launch,
 }
 
+impl TwiddleTable {
+    /// What the names of a kernel (and of its file) built for this table
+    /// end with: nothing for the plan's table, `_lt` for a launch table.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TwiddleTable::Plan => "",
+            TwiddleTable::Launch => "_lt",
+        }
+    }
+}
+
 /// One kernel's twiddled store of the element in `u`.
 pub(super) struct TwiddlePut<'a> {
     /// The exponent e of w, a C `ulong` expression; None where the kernel
@@ -39,14 +50,15 @@ pub(super) struct TwiddlePut<'a> {
 impl<'a> TwiddlePut<'a> {
     /// A Stockham pass's input t of block i (κ = i mod p), as the local and
     /// table kernels load it: e = SRGFN_TW_EXP(t, κ, tw_shift), nonzero only
-    /// for t > 0 and κ > 0, and none in the first pass (`twiddled` false).
-    pub(super) fn pass_input(twiddled: bool, mul_lazy: bool, index_of_digit: &'a dyn Fn(&str) -> String) -> Self {
+    /// for t > 0 and κ > 0, from `twiddles`' table, and none in the first
+    /// pass (`twiddles` None).
+    pub(super) fn pass_input(twiddles: Option<TwiddleTable>, mul_lazy: bool, index_of_digit: &'a dyn Fn(&str) -> String) -> Self {
         TwiddlePut {
-            exponent: twiddled.then_some("SRGFN_TW_EXP(t, kappa, tw_shift)"),
-            guard: twiddled.then_some("t > 0 && kappa > 0"),
+            exponent: twiddles.map(|_| "SRGFN_TW_EXP(t, kappa, tw_shift)"),
+            guard: twiddles.map(|_| "t > 0 && kappa > 0"),
             index_of_digit,
             mul_lazy,
-            table: TwiddleTable::Plan,
+            table: twiddles.unwrap_or(TwiddleTable::Plan),
         }
     }
 

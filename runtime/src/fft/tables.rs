@@ -91,16 +91,16 @@ impl LaunchTables {
         self.0.iter().map(Option::is_some).collect()
     }
 
-    /// What fused launch `j`, whose passes are `passes`, reads: the table,
-    /// which kind it is, its log2 length (the kernels' log_t) and each pass's
-    /// twiddle shift in units of its root.
-    pub(super) fn of<'a>(
+    /// What launch `j`, whose passes are `passes` (one, or a fused launch's
+    /// two), reads: the table, which kind it is, its log2 length (the
+    /// kernels' log_t) and each pass's twiddle shift in units of its root.
+    pub(super) fn of<'a, const P: usize>(
         &'a self,
         j: usize,
-        passes: [&Pass; 2],
+        passes: [&Pass; P],
         plan_table: &'a Buffer<u64>,
         shape: &PlanShape,
-    ) -> (&'a Buffer<u64>, TwiddleTable, u32, [u32; 2]) {
+    ) -> (&'a Buffer<u64>, TwiddleTable, u32, [u32; P]) {
         match self.0.get(j).and_then(Option::as_ref) {
             Some((table, log_m)) => (table, TwiddleTable::Launch, *log_m, passes.map(|p| shape.launch_twiddle_shift(p, *log_m))),
             None => (plan_table, TwiddleTable::Plan, shape.twiddle_log(), passes.map(|p| shape.twiddle_shift(p))),
