@@ -88,6 +88,16 @@ pub fn small_radix_at(variant: Variant) -> SmallRadix {
 /// and 128 (−30 to −70%).
 pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, u32); 1] = [(8, Variant::Local, Radix::R4, 96)];
 
+/// Register caps of the table plans' first-two-passes kernel (`emit::first2`)
+/// on NVIDIA: (k, radix of the expansion, cap), written into its PTX as
+/// [`PTX_REGISTER_CAPS`] are.  H200, v38 (docs/perf/h200-v38/cap-first2, two
+/// calls): k = 8's at radix 4 holds 96 registers, five work-groups of 128 an
+/// SM; capped at 72 (seven fit, 16 bytes of stack) its launch ran 1–2%
+/// faster from 2^20 (2^22 0.3607 → 0.3548 ms, 2^23 0.7125 → 0.6980) and the
+/// transform 0.1–0.5%; 88 was slower (still five), 80 between, 64 3–6%
+/// slower (72 bytes of stack), 56 50% slower.
+pub const FIRST2_PTX_REGISTER_CAPS: [(usize, Radix, u32); 1] = [(8, Radix::R4, 72)];
+
 /// The register cap of a pass kernel of `program` (see [`PTX_REGISTER_CAPS`]):
 /// only where the kernels use PTX, for the twiddled pass of radix K (the
 /// first pass and the small radices keep the compiler's choice).
@@ -96,6 +106,15 @@ pub fn ptx_register_cap(k: usize, program: &Program, variant: Variant, twiddled:
         return None;
     }
     PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, _)| ck == k && cv == variant && cr == opts.radix).map(|c| c.3)
+}
+
+/// The register cap of the first-two-passes kernel (see
+/// [`FIRST2_PTX_REGISTER_CAPS`]): only where the kernels use PTX.
+pub fn first2_register_cap(k: usize, opts: &super::KernelOptions) -> Option<u32> {
+    if !opts.ptx {
+        return None;
+    }
+    FIRST2_PTX_REGISTER_CAPS.iter().find(|&&(ck, cr, _)| ck == k && cr == opts.radix).map(|c| c.2)
 }
 
 /// For k = 2, 4, 8 and each radix of the expansion: the largest log2 N at
@@ -305,13 +324,6 @@ mod tests {
     use super::super::{emit_with, KernelOptions, MulForm, RegisterCap};
     use super::*;
 
-    /// Caps land only where [`PTX_REGISTER_CAPS`] puts them (with PTX, the
-    /// twiddled pass of radix K): the file carries them, its source names
-    /// them in its first line (so they key the program cache), and the
-    /// manifest lists them.
-    /// k = 8 plans take the table variant from 2^17 where its stages go
-    /// through the warp (PTX) and the caller chose neither a variant nor
-    /// fusion; elsewhere the prime's default.
     /// Which launches read a table of their own: the table variant's of
     /// radix K from p = K² on (k ≤ 8), every fused launch of the local
     /// variant with twiddles, never the last launch nor another variant's.
@@ -332,6 +344,9 @@ mod tests {
         assert_eq!(launch_tables(Variant::Local, &fused), [Some(6), Some(12), Some(18), None]);
     }
 
+    /// k = 8 plans take the table variant from 2^17 where its stages go
+    /// through the warp (PTX) and the caller chose neither a variant nor
+    /// fusion; elsewhere the prime's default.
     #[test]
     fn k8_plans_take_the_table_variant_where_its_stages_use_the_warp() {
         let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
@@ -349,6 +364,11 @@ mod tests {
         }
     }
 
+    /// Caps land only where [`PTX_REGISTER_CAPS`] and
+    /// [`FIRST2_PTX_REGISTER_CAPS`] put them (with PTX, the twiddled local
+    /// pass of radix K and the first-two-passes kernel): the file carries
+    /// them, its source names them in its first line (so they key the
+    /// program cache), and the manifest lists them.
     #[test]
     fn register_caps_follow_the_table() {
         for (expr, radix) in [("(2^63+2^34)^8+1", Radix::R4), ("(2^63+2^34)^8+1", Radix::R2), ("(2^64-2^50)^4+1", Radix::R2)] {
@@ -357,18 +377,27 @@ mod tests {
                 let opts = KernelOptions { ptx, ..KernelOptions::new(radix, MulForm::Wide64) };
                 let set = emit_with(&prime, &opts).unwrap();
                 let capped = ptx && prime.k() == 8 && radix == Radix::R4;
-                let pass = format!("dft16_{}_local", if radix == Radix::R4 { "r4" } else { "r2" });
-                let want = if capped { vec![RegisterCap { kernel: pass.clone(), registers: 96 }] } else { vec![] };
+                let r = if radix == Radix::R4 { "r4" } else { "r2" };
+                // (file, kernel, cap): the twiddled local pass, and with PTX (warp stages) the first2 kernel
+                let caps = [
+                    (format!("dft16_{r}_local"), format!("dft16_{r}_local"), 96),
+                    (format!("dft16_{r}_table"), format!("dft16_{r}_table_first2"), 72),
+                ];
                 for f in &set.files {
-                    let here = if f.name == format!("{pass}.cl") { want.clone() } else { vec![] };
+                    let here: Vec<RegisterCap> = caps
+                        .iter()
+                        .filter(|(file, _, _)| capped && f.name == format!("{file}.cl"))
+                        .map(|(_, kernel, registers)| RegisterCap { kernel: kernel.clone(), registers: *registers })
+                        .collect();
                     assert_eq!(f.ptx_register_caps, here, "{expr} {radix:?} ptx {ptx}: {}", f.name);
                     assert_eq!(f.source.starts_with("// PTX register caps"), !here.is_empty(), "{}", f.name);
-                    if !here.is_empty() {
-                        assert!(f.source.lines().next().unwrap().ends_with(&format!("{pass} 96")));
+                    if let Some(c) = here.first() {
+                        assert!(f.source.lines().next().unwrap().ends_with(&format!("{} {}", c.kernel, c.registers)));
                     }
                 }
                 for e in &set.manifest.kernels {
-                    assert_eq!(e.ptx_max_registers, (capped && e.name == pass).then_some(96), "{}", e.name);
+                    let want = caps.iter().find(|(_, kernel, _)| capped && e.name == *kernel).map(|c| c.2);
+                    assert_eq!(e.ptx_max_registers, want, "{}", e.name);
                 }
             }
         }
