@@ -72,8 +72,14 @@ fn split_vectors_equal_whole_ones_in_every_pass_template() {
         (&k4, Variant::Local, Radix::R4, 1 << 8),
         (&k4, Variant::Digits, Radix::R4, 1 << 8),
         (&k32, Variant::Digits, Radix::R4, 1 << 8),
+        // a launch with a twiddle table of its own (p = K² = 64, emit::launch_tables), split too
+        (&k4, Variant::Table, Radix::R4, 1 << 13),
     ] {
         assert!(variants_for(prime).contains(&variant));
+        if n == 1 << 13 {
+            let shape = srgfn_gen::plan::PlanShape::new(prime, 13, 1).unwrap();
+            assert!(srgfn_gen::emit::launch_tables(variant, &shape).iter().any(Option::is_some), "{prime} 2^13");
+        }
         let opts = FftOptions { radix: Some(radix), variant: Some(variant), ..FftOptions::default() };
         check_split(&s, prime, opts, n, 1, 2);
     }
