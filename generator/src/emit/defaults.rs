@@ -75,46 +75,46 @@ pub fn small_radix_at(variant: Variant) -> SmallRadix {
     }
 }
 
-/// Register caps of pass kernels on NVIDIA (PTX program binaries): (k,
-/// variant, radix of the expansion, cap) for the twiddled pass of radix K.
-/// NVIDIA's OpenCL ignores `-cl-nv-maxrregcount`, so the runtime writes
-/// `.maxnreg` into the built PTX.  H200, v21 (docs/perf/h200-v21): k = 8's
-/// twiddled local pass at radix 4 holds 102 registers, so four work-groups
-/// of 128 fit an SM; capped at 96 (five fit, no spill) the transform ran
-/// 4–6% faster from 2^19 to 2^24 (2^20 0.428 → 0.406 ms, 2^24 6.79 → 6.40);
-/// a cap of 88 spilled 8 bytes and gained less.  Every cap tried on the
-/// other defaults was slower or within noise: k = 2 local 48 and 64, k = 4
-/// local 64–80, k = 16 table 104–128 (−6 to −27%, spills), k = 32 table 96
-/// and 128 (−30 to −70%).
-pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, u32); 1] = [(8, Variant::Local, Radix::R4, 96)];
-
-/// Register caps of the table plans' first-two-passes kernel (`emit::first2`)
-/// on NVIDIA: (k, radix of the expansion, cap), written into its PTX as
-/// [`PTX_REGISTER_CAPS`] are.  H200, v38 (docs/perf/h200-v38/cap-first2, two
-/// calls): k = 8's at radix 4 holds 96 registers, five work-groups of 128 an
-/// SM; capped at 72 (seven fit, 16 bytes of stack) its launch ran 1–2%
-/// faster from 2^20 (2^22 0.3607 → 0.3548 ms, 2^23 0.7125 → 0.6980) and the
-/// transform 0.1–0.5%; 88 was slower (still five), 80 between, 64 3–6%
-/// slower (72 bytes of stack), 56 50% slower.
-pub const FIRST2_PTX_REGISTER_CAPS: [(usize, Radix, u32); 1] = [(8, Radix::R4, 72)];
-
-/// The register cap of a pass kernel of `program` (see [`PTX_REGISTER_CAPS`]):
-/// only where the kernels use PTX, for the twiddled pass of radix K (the
-/// first pass and the small radices keep the compiler's choice).
-pub fn ptx_register_cap(k: usize, program: &Program, variant: Variant, twiddled: bool, opts: &super::KernelOptions) -> Option<u32> {
-    if !opts.ptx || !twiddled || program.size != 2 * k {
-        return None;
-    }
-    PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, _)| ck == k && cv == variant && cr == opts.radix).map(|c| c.3)
+/// The kernels of a variant's file that a register cap can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CappedKernel {
+    /// The twiddled pass of radix K (the first pass and the small radices
+    /// keep the compiler's choice).
+    TwiddledPass,
+    /// The table plans' first-two-passes kernel (`emit::first2`).
+    First2,
 }
 
-/// The register cap of the first-two-passes kernel (see
-/// [`FIRST2_PTX_REGISTER_CAPS`]): only where the kernels use PTX.
-pub fn first2_register_cap(k: usize, opts: &super::KernelOptions) -> Option<u32> {
+/// Register caps on NVIDIA (PTX program binaries): (k, variant, radix of the
+/// expansion, kernel, cap).  NVIDIA's OpenCL ignores `-cl-nv-maxrregcount`,
+/// so the runtime writes `.maxnreg` into the built PTX.
+///
+/// * k = 8's twiddled local pass at radix 4 (H200, v21, docs/perf/h200-v21)
+///   holds 102 registers, so four work-groups of 128 fit an SM; capped at 96
+///   (five fit, no spill) the transform ran 4–6% faster from 2^19 to 2^24
+///   (2^20 0.428 → 0.406 ms, 2^24 6.79 → 6.40); a cap of 88 spilled 8 bytes
+///   and gained less.
+/// * k = 8's first-two-passes kernel at radix 4 (H200, v38,
+///   docs/perf/h200-v38/cap-first2, two calls) holds 96 registers, five
+///   work-groups an SM; capped at 72 (seven fit, 16 bytes of stack) its
+///   launch ran 1–2% faster from 2^20 (2^22 0.3607 → 0.3548 ms, 2^23 0.7125
+///   → 0.6980) and the transform 0.1–0.5%; 88 was slower (still five), 80
+///   between, 64 3–6% slower (72 bytes of stack), 56 50% slower.
+///
+/// Every cap tried on the other defaults was slower or within noise: k = 2
+/// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
+/// spills), k = 32 table 96 and 128 (−30 to −70%), k = 8's twiddled table
+/// pass 72 and 64 (+1.5%, +8%; v38 `cap-table/`).
+pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 2] =
+    [(8, Variant::Local, Radix::R4, CappedKernel::TwiddledPass, 96), (8, Variant::Table, Radix::R4, CappedKernel::First2, 72)];
+
+/// The register cap of `kernel` of `variant` (see [`PTX_REGISTER_CAPS`]):
+/// only where the kernels use PTX.
+pub fn ptx_register_cap(k: usize, variant: Variant, kernel: CappedKernel, opts: &super::KernelOptions) -> Option<u32> {
     if !opts.ptx {
         return None;
     }
-    FIRST2_PTX_REGISTER_CAPS.iter().find(|&&(ck, cr, _)| ck == k && cr == opts.radix).map(|c| c.2)
+    PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, ckind, _)| (ck, cv, cr, ckind) == (k, variant, opts.radix, kernel)).map(|c| c.4)
 }
 
 /// For k = 2, 4, 8 and each radix of the expansion: the largest log2 N at
@@ -364,11 +364,10 @@ mod tests {
         }
     }
 
-    /// Caps land only where [`PTX_REGISTER_CAPS`] and
-    /// [`FIRST2_PTX_REGISTER_CAPS`] put them (with PTX, the twiddled local
-    /// pass of radix K and the first-two-passes kernel): the file carries
-    /// them, its source names them in its first line (so they key the
-    /// program cache), and the manifest lists them.
+    /// Caps land only where [`PTX_REGISTER_CAPS`] puts them (with PTX, k =
+    /// 8's twiddled local pass and first-two-passes kernel): the file carries
+    /// them, its source names them in its first line (so they key the program
+    /// cache), and the manifest lists them.
     #[test]
     fn register_caps_follow_the_table() {
         for (expr, radix) in [("(2^63+2^34)^8+1", Radix::R4), ("(2^63+2^34)^8+1", Radix::R2), ("(2^64-2^50)^4+1", Radix::R2)] {

@@ -138,7 +138,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         local_work_size: format!("{} (required)", groups * tpd),
         variant: Some(Variant::Table),
         descriptor: Some(program.descriptor()),
-        ptx_max_registers: super::defaults::first2_register_cap(k, opts),
+        ptx_max_registers: super::defaults::ptx_register_cap(k, Variant::Table, super::defaults::CappedKernel::First2, opts),
     };
     Ok((src, entry))
 }

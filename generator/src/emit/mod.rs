@@ -36,10 +36,9 @@ use auxiliary::aux_entry;
 pub use auxiliary::aux_files;
 pub use context::mg_reciprocal;
 pub use defaults::{
-    check_fuse, default_radix, first2_register_cap, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables,
-    plan_fuses, plan_halves, plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, DIGITS_DEFAULT_MIN_K,
-    FIRST2_PTX_REGISTER_CAPS, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS,
-    TABLE_WARP_DEFAULT_MIN_LOG_N,
+    check_fuse, default_radix, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables, plan_fuses, plan_halves,
+    plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, CappedKernel, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N,
+    HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
@@ -466,16 +465,20 @@ pub fn pass_work_size(prime: &Prime, program: &Program, variant: Variant, count:
 }
 
 /// The name of the kernel of a pass: the local-memory variants have a second
-/// kernel without twiddles, `…_first`, for the first pass (p = 1); a
-/// twiddled kernel built for a launch table ends with `_lt`
-/// ([`TwiddleTable::suffix`]).
+/// kernel without twiddles, `…_first`, for the first pass (p = 1); else
+/// [`twiddled_kernel_name`].
 pub fn pass_kernel_name(program: &Program, variant: Variant, p: u64, table: TwiddleTable) -> String {
-    let name = dft_name(program, variant);
     if p == 1 && variant != Variant::Workgroup {
-        format!("{name}_first")
+        format!("{}_first", dft_name(program, variant))
     } else {
-        format!("{name}{}", table.suffix())
+        twiddled_kernel_name(program, variant, table)
     }
+}
+
+/// The twiddled pass kernel of `program` built for `table`: a launch
+/// table's ends with `_lt` ([`TwiddleTable::suffix`]).
+pub fn twiddled_kernel_name(program: &Program, variant: Variant, table: TwiddleTable) -> String {
+    format!("{}{}", dft_name(program, variant), table.suffix())
 }
 
 /// The file of the pass kernels of DFT_n of a radix and variant built for
@@ -525,10 +528,10 @@ pub fn dft_kernel(
         }
     };
     // each kernel with the table of its twiddles (None: the first pass's, without)
+    let with_twiddles = (twiddled_kernel_name(program, variant, table), Some(table));
     let kernels: Vec<(String, Option<TwiddleTable>)> = match (variant, table) {
-        (Variant::Workgroup, TwiddleTable::Plan) => vec![(name.clone(), Some(table))],
-        (_, TwiddleTable::Plan) => vec![(name.clone(), Some(table)), (format!("{name}_first"), None)],
-        (Variant::Table, TwiddleTable::Launch) => vec![(format!("{name}{}", table.suffix()), Some(table))],
+        (Variant::Workgroup, TwiddleTable::Plan) | (Variant::Table, TwiddleTable::Launch) => vec![with_twiddles],
+        (_, TwiddleTable::Plan) => vec![with_twiddles, (format!("{name}_first"), None)],
         (_, TwiddleTable::Launch) => {
             return Err(EmitError::Unsupported(format!("the {} variant has no kernels for launch tables", variant.name())))
         }
@@ -565,7 +568,9 @@ pub fn dft_kernel(
             local_work_size: lws.clone(),
             variant: Some(variant),
             descriptor: Some(program.descriptor()),
-            ptx_max_registers: defaults::ptx_register_cap(prime.k(), program, variant, twiddled, opts),
+            ptx_max_registers: (twiddled && program.size == 2 * prime.k())
+                .then(|| defaults::ptx_register_cap(prime.k(), variant, CappedKernel::TwiddledPass, opts))
+                .flatten(),
         });
     }
     // the table plans' first two passes in one launch, from the superblock order (emit::first2);
