@@ -237,6 +237,15 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let with_ptx =
         srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
     let nvidia = srgfn_gen::emit::plan_variant(&prime, None, fuse, log_n, &with_ptx);
+    let nvidia_shape = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
+    // the launches that read a twiddle table of their own (emit::launch_tables), as "j (2^m entries)"
+    let own_tables = |variant, shape: &srgfn_gen::plan::PlanShape| -> Vec<String> {
+        srgfn_gen::emit::launch_tables(variant, shape)
+            .iter()
+            .enumerate()
+            .filter_map(|(j, l)| l.map(|log_m| format!("{} (2^{log_m} entries)", j + 1)))
+            .collect()
+    };
     if args.json {
         let mut value = serde_json::to_value(&shape)?;
         value["variant"] = serde_json::Value::String(variant.name().to_string());
@@ -245,6 +254,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
         // log2 of each launch's own twiddle table (null: the plan's table), emit::launch_tables
         value["launch_table_logs"] = serde_json::to_value(srgfn_gen::emit::launch_tables(variant, &shape))?;
+        value["launch_table_logs_on_nvidia"] = serde_json::to_value(srgfn_gen::emit::launch_tables(nvidia, &nvidia_shape))?;
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", shape.describe());
@@ -262,12 +272,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 "the vectors between launches are element-major (digit d of element e at word e·k + d); the input and output digit-major"
             );
         }
-        // launches that read a twiddle table of their own (emit::launch_tables)
-        let own: Vec<String> = srgfn_gen::emit::launch_tables(variant, &shape)
-            .iter()
-            .enumerate()
-            .filter_map(|(j, l)| l.map(|log_m| format!("{} (2^{log_m} entries)", j + 1)))
-            .collect();
+        let own = own_tables(variant, &shape);
         if !own.is_empty() {
             println!(
                 "launches {} read twiddle tables of their own, ω_M^j for every exponent j of the launch, and store their products unrotated (emit::launch_tables; where the device holds them)",
@@ -275,18 +280,19 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             );
         }
         if nvidia != variant {
-            let other = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
-            let halves = plan_halves(&prime, nvidia, radix, &other, args.halves.map(HalvesArg::on));
+            let other = &nvidia_shape;
+            let halves = plan_halves(&prime, nvidia, radix, other, args.halves.map(HalvesArg::on));
+            let own = own_tables(nvidia, other);
             println!(
-                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}",
+                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}{}",
                 nvidia.name(),
                 other.passes.len(),
                 other.launches().len(),
-                halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift))
+                halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift)),
+                if own.is_empty() { String::new() } else { format!("; launches {} read twiddle tables of their own", own.join(", ")) }
             );
         }
         // vectors uploaded in the superblock order: the first two launches as one (emit::first2)
-        let nvidia_shape = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
         if let Some(r2) = srgfn_gen::emit::first2::plan_superblock(prime.k(), nvidia, &with_ptx, &nvidia_shape) {
             println!(
                 "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs launches 1 and 2 as one launch (emit::first2)",

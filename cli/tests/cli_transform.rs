@@ -156,6 +156,12 @@ fn plan_prints_the_launches() {
     assert_eq!(v["launch_table_logs"], serde_json::json!([6, 12, 18, null]));
     let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", "(2^64-2^50)^4+1", "--n", "2^24"]).stdout).to_string();
     assert!(text.contains("launches 1 (2^6 entries), 2 (2^12 entries), 3 (2^18 entries) read twiddle tables of their own"), "{text}");
+    // k = 8 at 2^20 on NVIDIA: the table variant's launches 3 and 4 (p = K², K³) with tables of their own
+    let o = srgfn(&["plan", "--prime", P, "--n", "2^20", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["launch_table_logs_on_nvidia"], serde_json::json!([null, null, 12, 16, null]));
+    let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", P, "--n", "2^20"]).stdout).to_string();
+    assert!(text.contains("launches 3 (2^12 entries), 4 (2^16 entries) read twiddle tables of their own"), "{text}");
 }
 
 #[test]

@@ -381,6 +381,9 @@ impl FieldKernels {
     ) -> Result<()> {
         pass_shape(n, radix as u64, p)?;
         if table == TwiddleTable::Launch {
+            if p < 2 {
+                return Err(Error::internal("the first pass (p = 1) has no twiddles to read from a launch table"));
+            }
             launch_table_holds(log_t, (radix as u64 * p) << tw_shift, &format!("the pass ({radix}, {p})"))?;
         }
         if !variant.takes_layout() && layout != PassLayout::DIGIT_MAJOR {
