@@ -7,7 +7,8 @@
 //! plan); [`Devices`], [`MultiFft`], [`MultiPlan`] and [`MultiVec`] (batches
 //! spread over the GPUs of a host); [`Wisdom`] (measured plan choices, which the
 //! module [`tune`] measures for `srgfn tune`); [`Error`] and [`Result`]; the modules [`memory`] (checks before
-//! allocating), [`io`] (element files), [`check`] (a device's self-test) and
+//! allocating), [`io`] (element files), [`check`] (a device's self-test), [`points`]
+//! (transforms checked at single outputs) and
 //! the benchmark support [`mod@bench`], [`microbench`] and [`smallprime`] that
 //! `srgfn bench` drives.  Everything else is internal; the workspace tests
 //! reach the kernel level through `srgfn::internals` (cargo feature `internals`).
@@ -35,6 +36,7 @@ mod layout;
 pub mod memory;
 pub mod microbench;
 mod multi;
+pub mod points;
 mod ptx;
 mod session;
 pub mod smallprime;
