@@ -165,6 +165,22 @@ fn halves_on_two_queues_match_the_host_reference() {
     }
 }
 
+/// `srgfn check`'s case for large sizes (`check::transform_at_points`) on
+/// the device: a forward transform at its points against the definition and
+/// the inverse back whole, here at a size PoCL runs in a second (k = 4,
+/// 2^11, a size that is not a power of K, in halves: the large sizes' plans
+/// run so by default).
+#[test]
+fn a_transform_checked_at_points_passes() {
+    let s = session();
+    let prime = catalog_prime(4).unwrap();
+    let fft = Fft::with_options(&s, prime, FftOptions { halves: Some(true), ..FftOptions::default() }).unwrap();
+    assert!(fft.plan(1 << 11, 1).unwrap().halves().is_some());
+    let (passed, detail) = srgfn::check::transform_at_points(&fft, 1 << 11).unwrap();
+    assert!(passed, "{detail}");
+    assert!(detail.starts_with("forward outputs [0, 1, "), "{detail}");
+}
+
 /// k = 64 and 128 at N = K², 16384 and 65536 elements of 4032 and 8192 bits,
 /// forward and inverse, whole outputs (default options); and two vectors of
 /// 2K for every variant and both radices (with the multiplication forms

@@ -1,7 +1,7 @@
 //! `srgfn check`: the device against the host reference, one line per case.
 
 use anyhow::{bail, Result};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use srgfn::check::{run, CheckSpec};
 use srgfn_gen::catalog;
 
@@ -20,12 +20,24 @@ pub struct CheckArgs {
     /// Variants whose transforms are checked, e.g. local,workgroup [default: every variant of each prime].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub variant: Vec<VariantArg>,
+    /// Each radix and variant also at two large sizes, at single outputs against their definition [default: on for GPUs].
+    #[arg(long, value_enum)]
+    pub large: Option<LargeArg>,
     /// Print the cases as JSON lines instead of text.
     #[arg(long)]
     pub json: bool,
     /// (no radix or variant: the check covers them all)
     #[command(flatten)]
     pub dev: DeviceOpts,
+}
+
+/// Whether `srgfn check` runs its large sizes, as spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LargeArg {
+    /// The sizes where default plans run as production ones do (launches in halves, launch tables), 2^16 … 2^22 (`srgfn::check::large_sizes`).
+    On,
+    /// Only the sizes the host FFT checks whole.
+    Off,
 }
 
 pub fn check(args: CheckArgs) -> Result<()> {
@@ -37,6 +49,9 @@ pub fn check(args: CheckArgs) -> Result<()> {
         spec.muls = args.mul.iter().map(|m| m.form()).collect();
     }
     spec.variants = args.variant.iter().map(|v| v.variant()).collect();
+    if let Some(large) = args.large {
+        spec.large = large == LargeArg::On;
+    }
     eprintln!("checking {} against the host reference", session.device().describe());
     let json = args.json;
     let cases = run(&session, &spec, &mut |c| {

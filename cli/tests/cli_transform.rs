@@ -487,3 +487,42 @@ fn split_over_two_contexts_matches_one_device_and_the_host() {
     let o = srgfn(&["split", "--prime", P, "--n", "2^2", "--devices", "0"]);
     assert!(!o.status.success() && stderr(&o).contains("the four-step split takes N ≥ 2^4"), "{}", stderr(&o));
 }
+
+/// `srgfn check` on the default device (a CPU in CI): the large sizes only
+/// when asked (`--large on`; by default on GPUs), each a passing case at its
+/// points; without them none (k = 2, table variant: 2^21 and 2^22).
+#[test]
+fn check_runs_its_large_sizes_when_asked() {
+    let k2 = "(2^63+2^53)^2+1";
+    let run = |large: Option<&str>| {
+        let mut args = vec!["check", "--prime", k2, "--variant", "table", "--json"];
+        if let Some(l) = large {
+            args.extend(["--large", l]);
+        }
+        let o = srgfn(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let cases: Vec<serde_json::Value> =
+            String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("a JSON case")).collect();
+        assert!(cases.iter().all(|c| c["passed"] == true), "{cases:?}");
+        cases
+            .into_iter()
+            .filter(|c| c["name"].as_str().unwrap().ends_with("at points"))
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let on = run(Some("on"));
+    assert_eq!(
+        on,
+        [
+            "r2 table forward+inverse N=2^21 at points",
+            "r2 table forward+inverse N=2^22 at points",
+            "r4 table forward+inverse N=2^21 at points",
+            "r4 table forward+inverse N=2^22 at points"
+        ]
+    );
+    assert!(run(Some("off")).is_empty());
+    let gpu = srgfn(&["devices"]);
+    if !String::from_utf8_lossy(&gpu.stdout).contains("[GPU]") {
+        assert!(run(None).is_empty(), "a CPU device runs no large size unasked");
+    }
+}

@@ -10,7 +10,12 @@
 //! * polynomial products of lengths that are not powers of two against the
 //!   schoolbook product;
 //! * the four-step split (transforms and products in chunks through host
-//!   memory) against the host FFT and the schoolbook product.
+//!   memory) against the host FFT and the schoolbook product;
+//! * where [`CheckSpec::large`] asks (by default on GPUs), each radix and
+//!   variant (the workgroup variant up to [`LARGE_WORKGROUP_MAX_K`]) at two
+//!   [`large_sizes`], the sizes whose default plans run as production ones do
+//!   (launches in halves, launch tables, the superblock order), at single
+//!   outputs against their definition and the inverse back.
 //!
 //! Inputs are the representation's edge values followed by random elements.
 //! Every case is one [`Case`]; a failed case says how many outputs differ.
@@ -56,6 +61,9 @@ pub struct CheckSpec {
     pub host_budget: f64,
     /// Variants whose transforms are checked (empty: every variant emitted).
     pub variants: Vec<srgfn_gen::emit::Variant>,
+    /// Also each radix and variant at the [`large_sizes`] (default: on GPUs;
+    /// on a CPU device they take minutes).
+    pub large: bool,
 }
 
 impl CheckSpec {
@@ -65,7 +73,7 @@ impl CheckSpec {
             Some(p) => crate::kernels::default_mul(session, p)?,
             None => MulForm::Wide64,
         };
-        Ok(CheckSpec { primes, muls: vec![mul], host_budget: HOST_BUDGET, variants: Vec::new() })
+        Ok(CheckSpec { primes, muls: vec![mul], host_budget: HOST_BUDGET, variants: Vec::new(), large: session.device().is_gpu() })
     }
 }
 
@@ -84,6 +92,74 @@ pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// The large sizes checked for a prime: the least 2^a ≥ 2^16 whose plans
+/// hold [`emit::HALVES_MIN_DIGITS`] digits (where default plans start to run
+/// launches in halves; for k ≤ 8 also the table variant's launch tables and
+/// the superblock order), and 2^(a+1), so that one of them is a power of K
+/// or not as the other is not; within the prime's two-adicity.
+pub fn large_sizes(prime: &Prime) -> Vec<usize> {
+    let a = (emit::HALVES_MIN_DIGITS / prime.k()).max(1 << 16).trailing_zeros();
+    (a..=a + 1).filter(|&l| l <= prime.two_adicity()).map(|l| 1usize << l).collect()
+}
+
+/// The largest k whose workgroup variant (a default nowhere) runs the large
+/// sizes: at k = 64 its transforms of 2^16 and 2^17 took 15–55 s a case on
+/// the H200 (docs/perf/h200-v39/primes), minutes for the check of one prime.
+pub const LARGE_WORKGROUP_MAX_K: usize = 32;
+
+/// Outputs a large-size case compares with the definition: the first two,
+/// the last, and [`RANDOM_POINTS`] drawn from `seed`.
+pub const RANDOM_POINTS: usize = 5;
+
+fn points(n: usize, seed: u64) -> Vec<usize> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut v = vec![0, 1.min(n - 1), n - 1];
+    v.extend((0..RANDOM_POINTS).map(|_| rng.gen_range(0..n)));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The outputs at `js` of a forward transform of `x` (digits) against
+/// X_j = Σ_i x_i ω^{ij}: None if all agree, else which differ.
+pub fn points_differ(field: &Field, x: &[Digits], got: &[Digits], js: &[usize]) -> Result<Option<String>> {
+    use rayon::prelude::*;
+    let prime = field.prime();
+    let omega = prime.root_of_unity(x.len().trailing_zeros())?;
+    let values: Vec<BigUint> = x.par_iter().map(|e| field.to_biguint(e)).collect::<std::result::Result<_, _>>()?;
+    let mut bad = Vec::new();
+    for &j in js {
+        let want = crate::points::dft_output(&values, &omega, j, false, prime.modulus());
+        if field.to_biguint(&got[j])? != want {
+            bad.push(j);
+        }
+    }
+    Ok((!bad.is_empty()).then(|| format!("outputs {bad:?} of {js:?} differ from the definition")))
+}
+
+/// A forward transform of size n (edge values, then random elements) checked
+/// at its points (outputs 0, 1, N − 1 and [`RANDOM_POINTS`] random ones)
+/// against the definition, and its inverse back to the input
+/// whole: for sizes whose host FFT would cost too much.
+pub fn transform_at_points(fft: &Fft, n: usize) -> Result<(bool, String)> {
+    let f = fft.field();
+    let x = inputs(f, n, n as u64 + 5);
+    let mut plan = fft.plan(n, 1)?;
+    let mut v = plan.upload_digits(&x)?;
+    plan.forward(&mut v)?;
+    let got = plan.download_digits(&v)?;
+    let js = points(n, n as u64 + 11);
+    if let Some(d) = points_differ(f, &x, &got, &js)? {
+        return Ok((false, format!("forward: {d}")));
+    }
+    plan.inverse(&mut v)?;
+    let back = plan.download_digits(&v)?;
+    if let Some(d) = differ(&back, &x) {
+        return Ok((false, format!("inverse of the forward: {d}")));
+    }
+    Ok((true, format!("forward outputs {js:?} vs their definition, inverse back to the input")))
 }
 
 /// Edge values, then random elements, n in all.
@@ -327,6 +403,12 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
                     cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
                 }
+                if spec.large && (variant != Variant::Workgroup || prime.k() <= LARGE_WORKGROUP_MAX_K) {
+                    for n in large_sizes(prime) {
+                        let name = format!("{label} forward+inverse N={} at points", log2_label(n));
+                        cases.push(case(prime, name, report, || transform_at_points(&fft, n)));
+                    }
+                }
                 // vectors split into 2 buffers, as beyond the device's largest buffer (radix 2;
                 // k ≤ 32, where a second build of the pass kernels takes seconds)
                 if let (Radix::R2, true, Some(&n)) = (radix, prime.k() <= 32, sizes.iter().rev().find(|&&n| n > prime.base_size())) {
@@ -359,6 +441,60 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The large sizes of every catalog prime: two consecutive powers of two
+    /// from 2^16, the first the least holding HALVES_MIN_DIGITS digits; there
+    /// the default plan of every radix runs launches in halves, and for
+    /// k ≤ 8 the table variant's plan reads launch tables.
+    #[test]
+    fn large_sizes_reach_the_production_plans() {
+        for prime in srgfn_gen::prime::catalog() {
+            let sizes = large_sizes(prime);
+            assert_eq!(sizes.len(), 2, "{prime}");
+            let (a, b) = (sizes[0], sizes[1]);
+            assert_eq!(b, 2 * a, "{prime}");
+            assert!(a >= 1 << 16 && a * prime.k() >= emit::HALVES_MIN_DIGITS, "{prime}: {a}");
+            assert!(a == 1 << 16 || a / 2 * prime.k() < emit::HALVES_MIN_DIGITS, "{prime}: {a} is not the least");
+            for radix in [Radix::R2, Radix::R4] {
+                let variant = variants_for(prime)[0];
+                for n in [a, b] {
+                    let shape = emit::plan_shape(prime, variant, radix, None, n.trailing_zeros(), 1).expect("a plan");
+                    assert!(
+                        emit::plan_halves(prime, variant, radix, &shape, None).is_some(),
+                        "{prime} r{} N = {n}: no halves",
+                        radix.number()
+                    );
+                    if emit::has_launch_table_passes(prime.k(), Variant::Table) {
+                        let table = emit::plan_shape(prime, Variant::Table, radix, None, n.trailing_zeros(), 1).expect("a table plan");
+                        assert!(
+                            emit::launch_tables(Variant::Table, &table).iter().any(Option::is_some),
+                            "{prime} N = {n}: no launch table"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The points of a large case: the first two, the last and random ones,
+    /// each once; and a forward output wrong at one of them is reported, at
+    /// that index (host only: the host FFT stands in for the device).
+    #[test]
+    fn a_wrong_output_at_a_point_is_caught() {
+        let field = Field::new(srgfn_gen::catalog_prime(4).expect("k = 4 in the catalog"));
+        let n = 1 << 9;
+        let js = points(n, 3);
+        assert!(js.len() >= 3 && js.len() <= 3 + RANDOM_POINTS && js.windows(2).all(|w| w[0] < w[1]), "{js:?}");
+        assert!(js.starts_with(&[0, 1]) && js.ends_with(&[n - 1]), "{js:?}");
+        let x = inputs(&field, n, 7);
+        let mut y = x.clone();
+        host_fft(&field, &mut y).expect("a host FFT");
+        assert_eq!(points_differ(&field, &x, &y, &js).expect("points"), None);
+        let j = js[js.len() / 2];
+        y[j] = field.add(&y[j], &field.one());
+        let d = points_differ(&field, &x, &y, &js).expect("points").expect("a difference");
+        assert!(d.starts_with(&format!("outputs [{j}]")), "{d}");
+    }
 
     /// The "in 2 buffers" case of every catalog prime it runs for (k ≤ 32) and
     /// every variant fits its limit with each vector in exactly two buffers
