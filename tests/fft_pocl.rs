@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{has_fused, plan_halves, plan_shape, variants_for, MulForm};
+use srgfn_gen::emit::{has_fused, plan_halves, plan_shape, variants_for, KernelOptions, MulForm};
 use srgfn_gen::reference::{host_fft, schoolbook_mul};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog, catalog_prime, Digits, Field, Prime};
@@ -77,7 +77,8 @@ fn every_variant_and_radix_forward_and_inverse(k: usize) {
     let kk = prime.base_size();
     for (vi, variant) in variants_for(prime).into_iter().enumerate() {
         for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
-            let fusions = if has_fused(prime, variant, radix) { vec![Some(true), Some(false)] } else { vec![None] };
+            let fusions =
+                if has_fused(prime, variant, &KernelOptions::new(radix, mul)) { vec![Some(true), Some(false)] } else { vec![None] };
             for fuse in fusions {
                 let opts = FftOptions { radix: Some(radix), variant: Some(variant), mul: Some(mul), fuse, ..FftOptions::default() };
                 let fft = Fft::with_options(&s, prime, opts).unwrap();
@@ -136,7 +137,8 @@ fn halves_on_two_queues_match_the_host_reference() {
         for variant in variants_for(prime).into_iter().filter(|v| v.runs_in_halves()) {
             let mut ran = 0;
             for (radix, mul) in [(Radix::R2, MulForm::Wide64), (Radix::R4, MulForm::Mixed)] {
-                let fusions = if has_fused(prime, variant, radix) { vec![Some(false), Some(true)] } else { vec![None] };
+                let fusions =
+                    if has_fused(prime, variant, &KernelOptions::new(radix, mul)) { vec![Some(false), Some(true)] } else { vec![None] };
                 for fuse in fusions {
                     let opts = |halves| FftOptions {
                         radix: Some(radix),
@@ -149,7 +151,7 @@ fn halves_on_two_queues_match_the_host_reference() {
                     let (on, off) =
                         (Fft::with_options(&s, prime, opts(Some(true))).unwrap(), Fft::with_options(&s, prime, opts(Some(false))).unwrap());
                     let split = [(8u32, 2usize), (9, 1), (10, 3), (11, 1), (12, 1)].into_iter().filter(|&(log_n, batch)| {
-                        let shape = plan_shape(prime, variant, radix, fuse, log_n, batch).unwrap();
+                        let shape = plan_shape(prime, variant, &KernelOptions::new(radix, mul), fuse, log_n, batch).unwrap();
                         plan_halves(prime, variant, radix, &shape, Some(true)).is_some()
                     });
                     for (log_n, batch) in split.take(2) {

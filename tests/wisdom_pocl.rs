@@ -57,7 +57,7 @@ fn a_measured_choice_decides_its_size_only_and_the_transform_stays_exact() {
         assert_exact(&tuned, 1 << log_n, 7);
         let plan = tuned.plan(1 << log_n, 1).unwrap();
         assert_eq!(plan.variant(), variant);
-        let expect = plan_shape(&prime, variant, tuned.radix(), Some(fuse), log_n, 1).unwrap();
+        let expect = plan_shape(&prime, variant, &tuned.kernel_options(), Some(fuse), log_n, 1).unwrap();
         assert_eq!(plan.shape().launches(), expect.launches());
         plan.finish().unwrap();
     }
@@ -110,9 +110,10 @@ fn tune_times_every_candidate_and_records_a_choice() {
     let prime = catalog_prime(4).unwrap().clone();
     let radix = srgfn_gen::emit::default_radix(&prime);
     let t = measure(&session, &prime, radix, 8, 1, Selection::default()).unwrap();
-    let all = candidates(&prime, radix);
+    let opts = srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64);
+    let all = candidates(&prime, &opts);
     assert_eq!(t.timings.iter().map(|x| x.candidate).collect::<Vec<_>>(), all);
-    assert!(all.iter().any(|c| c.fuse) && all.iter().all(|c| !c.fuse || has_fused(&prime, c.variant, radix)));
+    assert!(all.iter().any(|c| c.fuse) && all.iter().all(|c| !c.fuse || has_fused(&prime, c.variant, &opts)));
     assert!(t.timings.iter().all(|x| x.ms.as_ref().is_ok_and(|ms| *ms > 0.0)), "{:?}", t.timings);
     assert!(all.contains(&t.default));
     let mut w = Wisdom::empty();

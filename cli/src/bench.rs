@@ -9,7 +9,7 @@ use clap::Args;
 use srgfn::bench::{bench_forward, bench_notrick, bench_small_primes, measure_roofline, Pipes, Record, Roofline};
 use srgfn::smallprime::check_coverage;
 use srgfn::{Fft, FftOptions, Session};
-use srgfn_gen::emit::{default_radix, has_fused, variants_for, MulForm, Variant};
+use srgfn_gen::emit::{default_radix, has_fused, variants_for, KernelOptions, MulForm, Variant};
 use srgfn_gen::plan::PlanShape;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -232,8 +232,9 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
             for &variant in &variants {
                 for &mul in &muls {
                     for &fuse in &fusions {
-                        // an explicit "on" runs where the variant has a fused kernel
-                        if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), radix) {
+                        // an explicit "on" runs where the variant has a fused kernel (the table variant's with PTX)
+                        let with_ptx = KernelOptions { ptx: true, ..KernelOptions::new(radix, MulForm::Wide64) };
+                        if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), &with_ptx) {
                             for &halves in &halves {
                                 for &superblocks in &superblocks {
                                     add(Kind::Forward { radix, variant, mul, fuse, halves, superblocks });

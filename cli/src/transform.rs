@@ -225,19 +225,20 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let variant = variants_for(&prime)[0];
     let fuse = args.fuse.map(FuseArg::on);
     let radix = default_radix(&prime);
-    check_fuse(&prime, variant, radix, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
-    let shape = plan_shape(&prime, variant, radix, fuse, log_n, batch as usize)?;
+    let plain = srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64);
+    check_fuse(&prime, variant, &plain, fuse).map_err(|e| anyhow::anyhow!("--fuse on: {e}"))?;
+    let shape = plan_shape(&prime, variant, &plain, fuse, log_n, batch as usize)?;
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
     let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
     // the vectors between launches: the first launch's output (emit::digits::PassLayout)
-    let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, prime.k(), 0, shape.launches().len()).output_element_major;
+    let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, &shape, 0).output_element_major;
     // the variant this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant)
     let with_ptx =
         srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
     let nvidia = srgfn_gen::emit::plan_variant(&prime, None, fuse, log_n, &with_ptx);
-    let nvidia_shape = plan_shape(&prime, nvidia, radix, fuse, log_n, batch as usize)?;
+    let nvidia_shape = plan_shape(&prime, nvidia, &with_ptx, fuse, log_n, batch as usize)?;
     // the launches that read a twiddle table of their own (emit::launch_tables), as "j (2^m entries)"
     let own_tables = |variant, shape: &srgfn_gen::plan::PlanShape| -> Vec<String> {
         srgfn_gen::emit::launch_tables(variant, shape)

@@ -104,6 +104,13 @@ pub fn large_sizes(prime: &Prime) -> Vec<usize> {
     (a..=a + 1).filter(|&l| l <= prime.two_adicity()).map(|l| 1usize << l).collect()
 }
 
+/// The sizes at which fused plans are also checked at points: K⁴ and 2K⁴,
+/// where the prime allows them and the whole-output sizes do not hold them.
+pub fn fused_point_sizes(prime: &Prime, whole: &[usize]) -> Vec<usize> {
+    let k4 = prime.base_size().pow(4);
+    [k4, 2 * k4].into_iter().filter(|&n| n.trailing_zeros() <= prime.two_adicity() && !whole.contains(&n)).collect()
+}
+
 /// The largest k whose workgroup variant (a default nowhere) runs the large
 /// sizes: at k = 64 its transforms of 2^16 and 2^17 took 15–55 s a case on
 /// the H200 (docs/perf/h200-v39/primes), minutes for the check of one prime.
@@ -351,9 +358,9 @@ fn log2_label(n: usize) -> String {
 
 /// Whether the plan of size n (one vector, default fusion) runs launches in
 /// halves when asked to (`emit::plan_halves`).
-fn runs_in_halves(prime: &Prime, variant: Variant, radix: Radix, n: usize) -> bool {
-    emit::plan_shape(prime, variant, radix, None, n.trailing_zeros(), 1)
-        .is_ok_and(|shape| emit::plan_halves(prime, variant, radix, &shape, Some(true)).is_some())
+fn runs_in_halves(prime: &Prime, variant: Variant, opts: &KernelOptions, n: usize) -> bool {
+    emit::plan_shape(prime, variant, opts, None, n.trailing_zeros(), 1)
+        .is_ok_and(|shape| emit::plan_halves(prime, variant, opts.radix, &shape, Some(true)).is_some())
 }
 
 /// Runs the check; `report` sees each case as it finishes.
@@ -383,7 +390,7 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                     cases.push(case(prime, format!("{label} forward+inverse N={}", log2_label(n)), report, || transform(&fft, n)));
                 }
                 // where the variant can fuse two passes per launch: every size both ways
-                if has_fused(prime, variant, radix) {
+                if has_fused(prime, variant, &fft.kernel_options()) {
                     for fuse in [true, false] {
                         let opts =
                             FftOptions { radix: Some(radix), variant: Some(variant), mul, fuse: Some(fuse), ..FftOptions::default() };
@@ -393,12 +400,19 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                                 transform(&Fft::with_options(session, prime, opts)?, n)
                             }));
                         }
+                        // K⁴ and 2K⁴ fused, checked at points beyond the host budget: a pair of passes after
+                        // the first two, alone and before the small radix (the table variant's defaults at
+                        // k = 8, emit::TABLE_PAIRS_DEFAULT_LOG_N)
+                        for n in fused_point_sizes(prime, &sizes).into_iter().filter(|_| fuse && spec.large) {
+                            let name = format!("{label} {how} forward+inverse N={} at points", log2_label(n));
+                            cases.push(case(prime, name, report, || transform_at_points(&Fft::with_options(session, prime, opts)?, n)));
+                        }
                     }
                 }
                 // where a size's plan can run launches in halves on two queues: those sizes so
                 // (the default does that only for large launches, beyond these sizes)
                 let halves = FftOptions { radix: Some(radix), variant: Some(variant), mul, halves: Some(true), ..FftOptions::default() };
-                for &n in sizes.iter().filter(|&&n| runs_in_halves(prime, variant, radix, n)) {
+                for &n in sizes.iter().filter(|&&n| runs_in_halves(prime, variant, &fft.kernel_options(), n)) {
                     cases.push(case(prime, format!("{label} halves forward+inverse N={}", log2_label(n)), report, || {
                         transform(&Fft::with_options(session, prime, halves)?, n)
                     }));
@@ -461,20 +475,44 @@ mod tests {
             for radix in [Radix::R2, Radix::R4] {
                 let variant = variants_for(prime)[0];
                 for n in [a, b] {
-                    let shape = emit::plan_shape(prime, variant, radix, None, n.trailing_zeros(), 1).expect("a plan");
+                    let opts = KernelOptions::new(radix, MulForm::Wide64);
+                    let shape = emit::plan_shape(prime, variant, &opts, None, n.trailing_zeros(), 1).expect("a plan");
                     assert!(
                         emit::plan_halves(prime, variant, radix, &shape, None).is_some(),
                         "{prime} r{} N = {n}: no halves",
                         radix.number()
                     );
                     if emit::has_launch_table_passes(prime.k(), Variant::Table) {
-                        let table = emit::plan_shape(prime, Variant::Table, radix, None, n.trailing_zeros(), 1).expect("a table plan");
+                        let table = emit::plan_shape(prime, Variant::Table, &opts, None, n.trailing_zeros(), 1).expect("a table plan");
                         assert!(
                             emit::launch_tables(Variant::Table, &table).iter().any(Option::is_some),
                             "{prime} N = {n}: no launch table"
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The fused sizes checked at points hold every size at which the table
+    /// variant pairs its passes by default, and each such plan runs a pair
+    /// after the first two passes (with PTX).
+    #[test]
+    fn fused_point_sizes_cover_the_default_pairs() {
+        for &(k, radix, min, max) in &emit::TABLE_PAIRS_DEFAULT_LOG_N {
+            let prime = srgfn_gen::prime::catalog_prime(k).unwrap();
+            let whole = sizes(prime, HOST_BUDGET);
+            let at_points = fused_point_sizes(prime, &whole);
+            let opts = KernelOptions { ptx: true, ..KernelOptions::new(radix, MulForm::Wide64) };
+            for log_n in min..=max {
+                let n = 1usize << log_n;
+                assert!(whole.contains(&n) || at_points.contains(&n), "k = {k}: 2^{log_n} not checked");
+                let shape = emit::plan_shape(prime, Variant::Table, &opts, None, log_n, 1).unwrap();
+                let launches = shape.launches();
+                assert!(
+                    matches!(launches.get(1), Some(srgfn_gen::plan::Launch::Fused(a, _)) if a.p > 1),
+                    "k = {k} 2^{log_n}: {launches:?}"
+                );
             }
         }
     }

@@ -142,7 +142,7 @@ impl Fft {
             (Some(m), d) => m.min(d),
             (None, d) => d,
         };
-        emit::check_fuse(prime, variant, radix, opts.fuse).map_err(|e| Error::option(e.to_string()))?;
+        emit::check_fuse(prime, variant, &kernels.options(), opts.fuse).map_err(|e| Error::option(e.to_string()))?;
         let measured = if opts.variant.is_none() && opts.fuse.is_none() {
             session.wisdom().choices_for(session.device(), prime, &kernels.options())?
         } else {
@@ -228,7 +228,7 @@ impl Fft {
     /// Whether plans of size 2^log_n run two levels per launch ([`emit::plan_fuses`]
     /// with the caller's or the measured fusion).
     pub fn fuses_at(&self, log_n: u32) -> bool {
-        emit::plan_fuses(self.prime(), self.variant_for(log_n), self.radix(), self.fuse_for(log_n), log_n)
+        emit::plan_fuses(self.prime(), self.variant_for(log_n), &self.kernel_options(), self.fuse_for(log_n), log_n)
     }
 
     /// The session's measured choice for plans of size 2^log_n, where one applies
@@ -253,7 +253,7 @@ impl Fft {
     /// The passes and launches of a transform of size 2^log_n on `batch`
     /// vectors with these kernels ([`emit::plan_shape`]).
     pub(crate) fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
-        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), self.radix(), self.fuse_for(log_n), log_n, batch)?)
+        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), &self.kernel_options(), self.fuse_for(log_n), log_n, batch)?)
     }
     /// The radix of the base-case expansion.
     pub fn radix(&self) -> Radix {
@@ -602,10 +602,10 @@ impl Plan {
         let start = match v.order {
             Order::Natural => 0,
             Order::Superblocks { r2 } if Some(r2) == self.superblocks => {
-                let second = match launches[1] {
-                    Launch::Single(pass) => pass,
-                    Launch::Fused(..) => return Err(Error::internal("a superblock plan with a fused launch")),
-                };
+                // the first two passes as one launch: launch 0 of a fused plan, else launches 0 and 1
+                let taken = emit::first2::first2_launches(&self.shape)
+                    .ok_or_else(|| Error::internal("a superblock plan that does not start with the passes (K, 1), (K, K)"))?;
+                let second = launches[taken - 1].last_pass();
                 kernels.first2_pass(
                     &v.bufs,
                     &self.scratch,
@@ -614,9 +614,10 @@ impl Plan {
                     self.shape.twiddle_log(),
                     self.shape.twiddle_shift(&second),
                     total / r2 as u64,
+                    PassLayout::of_launch(self.variant, &self.shape, taken - 1),
                 )?;
                 std::mem::swap(&mut v.bufs, &mut self.scratch);
-                2
+                taken
             }
             Order::Superblocks { .. } => return Err(Error::internal("a vector in another plan's superblock order")),
         };
@@ -636,7 +637,7 @@ impl Plan {
             match launch {
                 Launch::Single(pass) => {
                     // the digits variant keeps the vectors between launches element-major where that pays
-                    let layout = PassLayout::of_launch(self.variant, kernels.k(), j, launches.len());
+                    let layout = PassLayout::of_launch(self.variant, &self.shape, j);
                     let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
                     for part in parts {
                         kernels.pass(
@@ -649,6 +650,23 @@ impl Plan {
                             log_t,
                             shift,
                             total / pass.radix as u64,
+                            part,
+                            layout,
+                        )?;
+                    }
+                }
+                Launch::Fused(a, b) if self.variant == Variant::Table => {
+                    let layout = PassLayout::of_launch(self.variant, &self.shape, j);
+                    let (table, kind, log_t, shifts) = self.launch_tables.of(j, [&a, &b], &self.table, &self.shape);
+                    for part in parts {
+                        kernels.pair_pass(
+                            &v.bufs,
+                            &self.scratch,
+                            (table, kind),
+                            [self.seg as u64, n, a.p as u64],
+                            log_t,
+                            shifts,
+                            total / (a.radix * b.radix) as u64,
                             part,
                             layout,
                         )?;

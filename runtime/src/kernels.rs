@@ -324,6 +324,10 @@ impl FieldKernels {
                     let (file, _) = self.dft_file(variant, pass.radix, table)?;
                     self.program(&file)?;
                 }
+                Launch::Fused(..) if variant == Variant::Table => {
+                    let (file, _) = self.dft_file(variant, self.base_size(), table)?;
+                    self.program(&file)?;
+                }
                 Launch::Fused(..) => {
                     self.program(&format!("{}.cl", fused::name(&self.set.program, table)))?;
                 }
@@ -503,11 +507,11 @@ impl FieldKernels {
 
     /// The first two Stockham passes of radix K, (K, 1) then (K, K), in one
     /// launch of the table variant's `…_first2` kernel (`emit::first2`): X,
-    /// in the superblock order, → Y in the natural order, Y ≠ X; `count` =
-    /// total elements / K²; `tw_shift2` = the second pass's
-    /// [`PlanShape::twiddle_shift`] in the plan's table W (a pass of p = K
-    /// has no launch table, [`PlanShape::launch_table_log`]).  Whole
-    /// launches only.
+    /// in the superblock order, digit-major, → Y in the natural order, Y ≠ X,
+    /// element-major where `layout` says; `count` = total elements / K²;
+    /// `tw_shift2` = the second pass's [`PlanShape::twiddle_shift`] in the
+    /// plan's table W (a pass of p = K has no launch table,
+    /// [`PlanShape::launch_table_log`]).  Whole launches only.
     #[allow(clippy::too_many_arguments)]
     pub fn first2_pass(
         &self,
@@ -518,7 +522,11 @@ impl FieldKernels {
         log_t: u32,
         tw_shift2: u32,
         count: u64,
+        layout: PassLayout,
     ) -> Result<()> {
+        if layout.input_element_major {
+            return Err(Error::internal("the first-two-passes kernel reads a digit-major vector in the superblock order"));
+        }
         let kk = self.base_size();
         pass_shape(n, (kk * kk) as u64, 1)?;
         if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
@@ -528,8 +536,48 @@ impl FieldKernels {
         let (file, _) = self.dft_file(Variant::Table, kk, TwiddleTable::Plan)?;
         let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, count as usize)
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
-        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0], count);
+        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0, layout.bits()], count);
         self.launch_on(&self.session.queue, &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
+    }
+
+    /// Two Stockham passes of radix K, (K, p) then (K, pK), in one launch of
+    /// the table variant's `…_pair` kernel (`emit::first2`,
+    /// `TwoLevel::Pair`): X → Y, Y ≠ X, each digit- or element-major as
+    /// `layout` says; `count` = total elements / K²; `tw_shift` = the two
+    /// passes' [`PlanShape::twiddle_shift`] in units of the root of W, the
+    /// plan's table or (`table` [`TwiddleTable::Launch`]) one that holds
+    /// every twiddle of the launch ([`PlanShape::launch_table_log`]); `part`
+    /// as for [`Self::pass`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn pair_pass(
+        &self,
+        x: &[Buffer<u64>],
+        y: &[Buffer<u64>],
+        (w, table): (&Buffer<u64>, TwiddleTable),
+        [plane, n, p]: [u64; 3],
+        log_t: u32,
+        tw_shift: [u32; 2],
+        count: u64,
+        part: PassPart,
+        layout: PassLayout,
+    ) -> Result<()> {
+        let kk = self.base_size();
+        pass_shape(n, (kk * kk) as u64, p)?;
+        if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
+            return Err(Error::internal(format!("no pair kernel of the table variant for k = {} with these options", self.prime.k())));
+        }
+        let launch = Launch::Fused(Pass { radix: kk, p: p as usize }, Pass { radix: kk, p: p as usize * kk });
+        if table == TwiddleTable::Launch {
+            let passes = format!("the passes ({kk}, {p}), ({kk}, {})", p * kk as u64);
+            launch_table_holds(log_t, ((kk * kk) as u64 * p) << tw_shift[1], &passes)?;
+        }
+        let (file, _) = self.dft_file(Variant::Table, kk, table)?;
+        let name = emit::first2::pair_name(&self.set.program, table);
+        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Table, self.opts.radix, &launch), p, count)?;
+        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
+            .ok_or_else(|| Error::internal("the pair kernel's work-group holds no whole superblock"))?;
+        let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half, layout.bits()], count);
+        self.launch_on(self.queue_of(part), &file, &emit::sig::pair_pass(&name), gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.

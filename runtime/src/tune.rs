@@ -74,11 +74,11 @@ impl SizeTimings {
 
 /// Every way the prime's kernels of `radix` can run a plan: each variant the
 /// prime has ([`emit::variants_for`]), and its fused form where it has one.
-pub fn candidates(prime: &Prime, radix: Radix) -> Vec<Candidate> {
+pub fn candidates(prime: &Prime, opts: &KernelOptions) -> Vec<Candidate> {
     let mut out = Vec::new();
     for variant in emit::variants_for(prime) {
         out.push(Candidate { variant, fuse: false });
-        if emit::has_fused(prime, variant, radix) {
+        if emit::has_fused(prime, variant, opts) {
             out.push(Candidate { variant, fuse: true });
         }
     }
@@ -127,9 +127,10 @@ pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps:
     let plain = session.clone().with_wisdom(Wisdom::empty());
     let default_fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
     let variant = default_fft.variant_for(log_n);
-    let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, radix, None, log_n) };
+    let kopts = default_fft.kernel_options();
+    let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, &kopts, None, log_n) };
     let mut timings = Vec::new();
-    for candidate in candidates(prime, radix) {
+    for candidate in candidates(prime, &kopts) {
         match sel.skip(candidate, default) {
             Some(why) if why.is_empty() => continue,
             Some(why) => {

@@ -169,7 +169,7 @@ impl Wisdom {
             let log_n = key.log_n;
             let bad = if !emit::variants_for(prime).contains(&c.variant) {
                 Some(format!("the {} variant is not emitted for k = {}", c.variant.name(), prime.k()))
-            } else if c.fuse && !emit::has_fused(prime, c.variant, opts.radix) {
+            } else if c.fuse && !emit::has_fused(prime, c.variant, opts) {
                 Some(format!("the {} variant of k = {} has no fused kernel at radix {}", c.variant.name(), prime.k(), opts.radix.number()))
             } else {
                 None

@@ -83,6 +83,8 @@ pub enum CappedKernel {
     TwiddledPass,
     /// The table plans' first-two-passes kernel (`emit::first2`).
     First2,
+    /// The table plans' kernel of a later pair of passes (`first2::TwoLevel::Pair`).
+    Pair,
 }
 
 /// Register caps on NVIDIA (PTX program binaries): (k, variant, radix of the
@@ -105,8 +107,11 @@ pub enum CappedKernel {
 /// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
 /// spills), k = 32 table 96 and 128 (−30 to −70%), k = 8's twiddled table
 /// pass 72 and 64 (+1.5%, +8%; v38 `cap-table/`).
-pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 2] =
-    [(8, Variant::Local, Radix::R4, CappedKernel::TwiddledPass, 96), (8, Variant::Table, Radix::R4, CappedKernel::First2, 72)];
+pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 3] = [
+    (8, Variant::Local, Radix::R4, CappedKernel::TwiddledPass, 96),
+    (8, Variant::Table, Radix::R4, CappedKernel::First2, 72),
+    (8, Variant::Table, Radix::R4, CappedKernel::Pair, 72),
+];
 
 /// The register cap of `kernel` of `variant` (see [`PTX_REGISTER_CAPS`]):
 /// only where the kernels use PTX.
@@ -147,19 +152,24 @@ pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
 /// v35 (docs/perf/h200-v35/small, two runs in one call): with the input in
 /// the superblock order (`first2`) the table variant takes 2^17 too (0.0728
 /// and 0.0681 against 0.0751 and 0.0769 ms); level at 2^16 (0.0491 and
-/// 0.0526 against 0.0501 and 0.0493), where the fused local variant stays.
-pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 17)];
+/// 0.0526 against 0.0501 and 0.0493), where the fused local variant stayed
+/// until v40: with its passes in pairs ([`TABLE_PAIRS_DEFAULT_LOG_N`]) the
+/// table variant takes 2^16 too (docs/perf/h200-v40/small: 0.0409 against
+/// 0.0490 ms in one call).
+pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 16)];
 
 /// The variant a plan of size 2^log_n runs: the caller's (`chosen`), else
 /// the prime's default ([`variants_for`]), or the table variant where
-/// [`TABLE_WARP_DEFAULT_MIN_LOG_N`] says so for these kernel options.
-pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, fuse: Option<bool>, log_n: u32, opts: &super::KernelOptions) -> Variant {
+/// [`TABLE_WARP_DEFAULT_MIN_LOG_N`] says so for these kernel options.  The
+/// fusion asked for does not change it: both variants fuse (since v40;
+/// before, fusion on chose the local variant, the only one that fused).
+pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, _fuse: Option<bool>, log_n: u32, opts: &super::KernelOptions) -> Variant {
     if let Some(v) = chosen {
         return v;
     }
     let k = prime.k();
     let warp = super::warp_stages::applies(k, 2 * k, opts);
-    let table = warp && fuse != Some(true) && TABLE_WARP_DEFAULT_MIN_LOG_N.iter().any(|&(tk, min)| tk == k && log_n >= min);
+    let table = warp && TABLE_WARP_DEFAULT_MIN_LOG_N.iter().any(|&(tk, min)| tk == k && log_n >= min);
     if table && variants_for(prime).contains(&Variant::Table) {
         Variant::Table
     } else {
@@ -167,20 +177,29 @@ pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, fuse: Option<bool>, 
     }
 }
 
-/// Whether `variant` of the prime has the fused kernel of two DFT_K levels
-/// (the local variant, when two levels of blocks fit local memory).
-pub fn has_fused(prime: &Prime, variant: Variant, radix: Radix) -> bool {
-    variant == Variant::Local
-        && variants_for(prime).contains(&Variant::Local)
-        && Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p)).is_some()
+/// Whether `variant` of the prime has a kernel of two DFT_K levels per
+/// launch with these kernel options: the local variant's fused kernel, when
+/// two levels of blocks fit local memory, and the table variant's pair
+/// kernel where its stages run through the warp and a work-group holds
+/// whole superblocks (`first2::applies`: k ≤ 8 with PTX).
+pub fn has_fused(prime: &Prime, variant: Variant, opts: &super::KernelOptions) -> bool {
+    let k = prime.k();
+    match variant {
+        Variant::Local => {
+            variants_for(prime).contains(&Variant::Local)
+                && Program::unroll(k, opts.radix).ok().and_then(|p| FusedShape::of(k, &p)).is_some()
+        }
+        Variant::Table => variants_for(prime).contains(&Variant::Table) && super::first2::applies(k, 2 * k, opts),
+        _ => false,
+    }
 }
 
 /// Refuses a request for fused launches (`choice` = `Some(true)`) where the
 /// variant has no fused kernel.
-pub fn check_fuse(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>) -> Result<(), EmitError> {
-    if choice == Some(true) && !has_fused(prime, variant, radix) {
+pub fn check_fuse(prime: &Prime, variant: Variant, opts: &super::KernelOptions, choice: Option<bool>) -> Result<(), EmitError> {
+    if choice == Some(true) && !has_fused(prime, variant, opts) {
         return Err(EmitError::Unsupported(format!(
-            "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {LOCAL_MAX_K})",
+            "no fused kernel for the {} variant of k = {} (two levels are fused by the local variant, k ≤ {LOCAL_MAX_K}, and by the table variant with PTX, k ≤ 8)",
             variant.name(),
             prime.k()
         )));
@@ -188,16 +207,33 @@ pub fn check_fuse(prime: &Prime, variant: Variant, radix: Radix, choice: Option<
     Ok(())
 }
 
-/// Whether plans of size 2^log_n fuse passes by default (see
-/// [`FUSE_DEFAULT_MAX_LOG_N`]; only where the variant can: [`has_fused`]).
-pub fn fuse_default(prime: &Prime, radix: Radix, log_n: u32) -> bool {
-    FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, r, max)| k == prime.k() && r == radix && log_n <= max)
+/// Whether plans of `variant` of size 2^log_n fuse passes by default (see
+/// [`FUSE_DEFAULT_MAX_LOG_N`] and [`TABLE_PAIRS_DEFAULT_LOG_N`]; only where
+/// the variant can: [`has_fused`]).
+pub fn fuse_default(prime: &Prime, variant: Variant, radix: Radix, log_n: u32) -> bool {
+    match variant {
+        Variant::Table => {
+            TABLE_PAIRS_DEFAULT_LOG_N.iter().any(|&(k, r, min, max)| k == prime.k() && r == radix && (min..=max).contains(&log_n))
+        }
+        _ => FUSE_DEFAULT_MAX_LOG_N.iter().any(|&(k, r, max)| k == prime.k() && r == radix && log_n <= max),
+    }
 }
+
+/// (k, radix, smallest and largest log2 N) where the table variant's plans
+/// run their passes in pairs (`first2`, `TwoLevel::Pair`) by default.  H200,
+/// v40 (docs/perf/h200-v40/pairs, both in one process, k = 8 radix 4): a
+/// pair is about a tenth cheaper than its two passes at 2^16 and 2^17
+/// (0.0409 against 0.0437 ms, 0.0645 against 0.0733), where launches are
+/// less than a wave or two; from 2^18 its work-groups run as long as the
+/// two passes' together (a pair saves one pass's global loads and stores,
+/// not its products or normalisations: v36's bound), 2^18 −1%, 2^19 +2%,
+/// 2^20 +4%, and at 2^24 +37% (its R² inputs n/4 bytes apart).
+pub const TABLE_PAIRS_DEFAULT_LOG_N: [(usize, Radix, u32, u32); 1] = [(8, Radix::R4, 16, 17)];
 
 /// Whether a plan of size 2^log_n with these kernels fuses passes: where the
 /// variant can, as `choice` says, else by [`fuse_default`].
-pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<bool>, log_n: u32) -> bool {
-    has_fused(prime, variant, radix) && choice.unwrap_or_else(|| fuse_default(prime, radix, log_n))
+pub fn plan_fuses(prime: &Prime, variant: Variant, opts: &super::KernelOptions, choice: Option<bool>, log_n: u32) -> bool {
+    has_fused(prime, variant, opts) && choice.unwrap_or_else(|| fuse_default(prime, variant, opts.radix, log_n))
 }
 
 /// The plan the runtime runs for a transform of size 2^log_n on `batch`
@@ -206,14 +242,14 @@ pub fn plan_fuses(prime: &Prime, variant: Variant, radix: Radix, choice: Option<
 pub fn plan_shape(
     prime: &Prime,
     variant: Variant,
-    radix: Radix,
+    opts: &super::KernelOptions,
     fuse: Option<bool>,
     log_n: u32,
     batch: usize,
 ) -> Result<PlanShape, SizeError> {
     Ok(PlanShape::new(prime, log_n, batch)?
         .with_small_radix(small_radix_at(variant))
-        .with_fusion(plan_fuses(prime, variant, radix, fuse, log_n))
+        .with_fusion(plan_fuses(prime, variant, opts, fuse, log_n))
         .with_table_for(variant))
 }
 
@@ -255,6 +291,7 @@ pub fn half_min_p(prime: &Prime, variant: Variant, radix: Radix, launch: &Launch
     let run = match (launch, variant) {
         (Launch::Single(_), Variant::Local) => super::local::GROUPS,
         (Launch::Single(_), _) => 1,
+        (Launch::Fused(..), Variant::Table) => super::first2::superblocks_per_group(prime.k(), 2 * prime.k())?,
         (Launch::Fused(..), _) => Program::unroll(prime.k(), radix).ok().and_then(|p| FusedShape::of(prime.k(), &p))?.blocks,
     };
     Some(2 * HALF_MIN_RUN.max(run.next_power_of_two()))
@@ -287,6 +324,7 @@ pub fn launch_tables(variant: Variant, shape: &PlanShape) -> Vec<Option<u32>> {
     let min_p = |l: &Launch| match (variant, l) {
         (Variant::Local, Launch::Fused(..)) => Some(2),
         (Variant::Table, Launch::Single(pass)) if has_launch_table_passes(shape.k, variant) && pass.radix == kk => Some(kk * kk),
+        (Variant::Table, Launch::Fused(..)) if has_launch_table_passes(shape.k, variant) => Some(kk * kk),
         _ => None,
     };
     shape.launches().iter().map(|l| min_p(l).and_then(|m| shape.launch_table_log(l, m))).collect()
@@ -342,10 +380,37 @@ mod tests {
         // fused (8, 1)(8, 8), (8, 64)(8, 512), (8, 4096)(8, 32768), (8, 2^18)(8, 2^21)
         let fused = PlanShape::new(&k4, 24, 1).unwrap().with_fusion(true);
         assert_eq!(launch_tables(Variant::Local, &fused), [Some(6), Some(12), Some(18), None]);
+        // k = 8 in pairs: (16, 1)(16, 16), (16, 256)(16, 4096), (16, 65536)(16, 2^20); the last's M = 2^24 > N/K
+        let pairs = PlanShape::new(&k8, 24, 1).unwrap().with_fusion(true);
+        assert_eq!(launch_tables(Variant::Table, &pairs), [None, Some(16), None]);
     }
 
-    /// k = 8 plans take the table variant from 2^17 where its stages go
-    /// through the warp (PTX) and the caller chose neither a variant nor
+    /// The table variant fuses its passes in pairs by default only where v40
+    /// measured it faster (k = 8, radix 4, 2^16 and 2^17), and only with its
+    /// stages through the warp (PTX, or emulated shuffles in tests).
+    #[test]
+    fn table_pairs_by_default_at_k8_2_16_and_2_17() {
+        let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
+        assert!(has_fused(&k8, Variant::Table, &ptx) && !has_fused(&k8, Variant::Table, &plain));
+        let emulated = KernelOptions { warp_emulation: true, ..plain };
+        assert!(has_fused(&k8, Variant::Table, &emulated));
+        for log_n in 8..=24 {
+            let want = (16..=17).contains(&log_n);
+            assert_eq!(plan_fuses(&k8, Variant::Table, &ptx, None, log_n), want, "2^{log_n}");
+            assert!(!plan_fuses(&k8, Variant::Table, &plain, None, log_n));
+            assert!(!plan_fuses(&k8, Variant::Table, &KernelOptions { radix: Radix::R2, ..ptx }, None, log_n));
+            assert!(plan_fuses(&k8, Variant::Table, &ptx, Some(true), log_n) && !plan_fuses(&k8, Variant::Table, &ptx, Some(false), log_n));
+        }
+        // k = 16's table variant holds no whole superblock in a work-group: no pairs
+        let k16 = Prime::parse("(2^62+2^36)^16+1").unwrap();
+        assert!(!has_fused(&k16, Variant::Table, &ptx));
+        assert!(check_fuse(&k16, Variant::Table, &ptx, Some(true)).is_err() && check_fuse(&k8, Variant::Table, &ptx, Some(true)).is_ok());
+    }
+
+    /// k = 8 plans take the table variant from 2^16 where its stages go
+    /// through the warp (PTX) and the caller chose no variant, whatever the
     /// fusion; elsewhere the prime's default.
     #[test]
     fn k8_plans_take_the_table_variant_where_its_stages_use_the_warp() {
@@ -354,10 +419,10 @@ mod tests {
         let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
         let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
         for log_n in 4..=24 {
-            let want = if log_n >= 17 { Variant::Table } else { Variant::Local };
+            let want = if log_n >= 16 { Variant::Table } else { Variant::Local };
             assert_eq!(plan_variant(&k8, None, None, log_n, &ptx), want, "2^{log_n}");
             assert_eq!(plan_variant(&k8, None, Some(false), log_n, &ptx), want, "2^{log_n}");
-            assert_eq!(plan_variant(&k8, None, Some(true), log_n, &ptx), Variant::Local);
+            assert_eq!(plan_variant(&k8, None, Some(true), log_n, &ptx), want, "2^{log_n}");
             assert_eq!(plan_variant(&k8, None, None, log_n, &plain), Variant::Local);
             assert_eq!(plan_variant(&k8, Some(Variant::Local), None, log_n, &ptx), Variant::Local);
             assert_eq!(plan_variant(&k16, None, None, log_n, &ptx), Variant::Table);
@@ -377,10 +442,13 @@ mod tests {
                 let set = emit_with(&prime, &opts).unwrap();
                 let capped = ptx && prime.k() == 8 && radix == Radix::R4;
                 let r = if radix == Radix::R4 { "r4" } else { "r2" };
-                // (file, kernel, cap): the twiddled local pass, and with PTX (warp stages) the first2 kernel
+                // (file, kernel, cap): the twiddled local pass, and with PTX (warp stages) the first2 and
+                // pair kernels (emit::first2), the pair's in the launch tables' file too
                 let caps = [
                     (format!("dft16_{r}_local"), format!("dft16_{r}_local"), 96),
                     (format!("dft16_{r}_table"), format!("dft16_{r}_table_first2"), 72),
+                    (format!("dft16_{r}_table"), format!("dft16_{r}_table_pair"), 72),
+                    (format!("dft16_{r}_table_lt"), format!("dft16_{r}_table_pair_lt"), 72),
                 ];
                 for f in &set.files {
                     let here: Vec<RegisterCap> = caps
@@ -390,8 +458,8 @@ mod tests {
                         .collect();
                     assert_eq!(f.ptx_register_caps, here, "{expr} {radix:?} ptx {ptx}: {}", f.name);
                     assert_eq!(f.source.starts_with("// PTX register caps"), !here.is_empty(), "{}", f.name);
-                    if let Some(c) = here.first() {
-                        assert!(f.source.lines().next().unwrap().ends_with(&format!("{} {}", c.kernel, c.registers)));
+                    for c in &here {
+                        assert!(f.source.lines().next().unwrap().contains(&format!("{} {}", c.kernel, c.registers)), "{}", f.name);
                     }
                 }
                 for e in &set.manifest.kernels {

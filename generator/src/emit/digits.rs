@@ -375,12 +375,19 @@ impl PassLayout {
     /// first input and last output).
     pub const DIGIT_MAJOR: PassLayout = PassLayout { input_element_major: false, output_element_major: false };
 
-    /// The layout of launch `j` of `launches` of a plan of `variant` for k
-    /// digits: the vectors between launches are element-major where the
-    /// variant's kernels take a layout and [`element_major_between_launches`]
-    /// holds; the plan's input and output stay digit-major.
-    pub fn of_launch(variant: Variant, k: usize, j: usize, launches: usize) -> PassLayout {
-        let between = variant.takes_layout() && element_major_between_launches(k);
+    /// The layout of launch `j` of a plan of `variant` of `shape`: the
+    /// vectors between launches are element-major for the digits variant
+    /// where [`element_major_between_launches`] holds, and for the table
+    /// variant where the plan fuses passes in pairs (`first2::pair`: a
+    /// pair's superblock is R² elements n/R² apart, whole sectors only
+    /// element-major); the plan's input and output stay digit-major.
+    pub fn of_launch(variant: Variant, shape: &crate::plan::PlanShape, j: usize) -> PassLayout {
+        let between = match variant {
+            Variant::Digits => element_major_between_launches(shape.k),
+            Variant::Table => shape.fused,
+            _ => false,
+        };
+        let launches = shape.launches().len();
         PassLayout { input_element_major: between && j > 0, output_element_major: between && j + 1 < launches }
     }
 
@@ -671,21 +678,39 @@ mod tests {
     /// element), and reads and writes digit-major vectors at its ends.
     #[test]
     fn vectors_between_launches_are_element_major_from_k32() {
-        let at = |k, j, n| {
-            let l = PassLayout::of_launch(Variant::Digits, k, j, n);
+        use crate::plan::PlanShape;
+        let at = |variant, shape: &PlanShape, j| {
+            let l = PassLayout::of_launch(variant, shape, j);
             (l.input_element_major, l.output_element_major, l.bits())
         };
         for k in [2usize, 4, 8, 16, 32, 64, 128] {
             let em = k >= 32;
             assert_eq!(element_major_between_launches(k), em, "k = {k}");
-            assert_eq!(at(k, 0, 1), (false, false, 0), "k = {k}: one launch");
-            assert_eq!(at(k, 0, 3), (false, em, 2 * em as u32), "k = {k}: the first launch");
-            assert_eq!(at(k, 1, 3), (em, em, 3 * em as u32), "k = {k}: a middle launch");
-            assert_eq!(at(k, 2, 3), (em, false, em as u32), "k = {k}: the last launch");
+            let prime = crate::prime::catalog_prime(k).unwrap();
+            let kk = (2 * k) as u32;
+            let one = PlanShape::new(prime, kk.trailing_zeros().min(5), 1).unwrap();
+            assert_eq!(at(Variant::Digits, &one, 0), (false, false, 0), "k = {k}: one launch");
+            let many = PlanShape::new(prime, 15, 1).unwrap();
+            let n = many.launches().len();
+            assert!(n >= 3, "k = {k}");
+            assert_eq!(at(Variant::Digits, &many, 0), (false, em, 2 * em as u32), "k = {k}: the first launch");
+            assert_eq!(at(Variant::Digits, &many, 1), (em, em, 3 * em as u32), "k = {k}: a middle launch");
+            assert_eq!(at(Variant::Digits, &many, n - 1), (em, false, em as u32), "k = {k}: the last launch");
+            // the table variant (k ≤ 8 fuses): element-major between launches exactly where the plan fuses pairs
+            for fused in [false, true].into_iter().filter(|_| k <= 8) {
+                let shape = PlanShape::new(prime, 5 * kk.trailing_zeros(), 1).unwrap().with_fusion(fused);
+                let n = shape.launches().len();
+                assert_eq!(n, if fused { 3 } else { 5 });
+                assert_eq!(at(Variant::Table, &shape, 0), (false, fused, 2 * fused as u32), "k = {k}");
+                assert_eq!(at(Variant::Table, &shape, 1), (fused, fused, 3 * fused as u32), "k = {k}");
+                assert_eq!(at(Variant::Table, &shape, n - 1), (fused, false, fused as u32), "k = {k}");
+            }
         }
         assert_eq!(PassLayout::default(), PassLayout::DIGIT_MAJOR);
-        for variant in [Variant::Local, Variant::Table, Variant::Workgroup] {
-            assert_eq!(PassLayout::of_launch(variant, 32, 1, 3), PassLayout::DIGIT_MAJOR, "{variant:?}");
+        let k32 = crate::prime::Prime::parse("(2^62+2^56)^32+1").unwrap();
+        let three = PlanShape::new(&k32, 18, 1).unwrap().with_fusion(true);
+        for variant in [Variant::Local, Variant::Workgroup] {
+            assert_eq!(PassLayout::of_launch(variant, &three, 1), PassLayout::DIGIT_MAJOR, "{variant:?}");
         }
     }
 

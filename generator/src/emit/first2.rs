@@ -1,26 +1,32 @@
-//! The first two Stockham passes of a table plan, (R, 1) then (R, R) with
-//! R = K = 2k, in one launch, reading the vector in the superblock order
-//! (`maps::superblock_element`).
+//! Two Stockham passes of radix R = K = 2k, (R, p) then (R, pR), in one
+//! launch of the table variant, on superblocks of R² elements held in local
+//! memory.  Two kernels ([`TwoLevel`]):
 //!
-//! Why (v34, H200, k = 8): the second pass needs, for each of its blocks,
-//! outputs of R first-pass blocks; one launch can run both levels on a
-//! superblock of R² elements held in local memory (its inputs x[j + m·n/R²],
-//! m < R²).  In the natural order those inputs lie n/R² elements apart, each
-//! 8-byte load its own 32-byte sector shared with other work-groups, and the
-//! launch gained 3% at best; read as R² consecutive elements the two passes
-//! took 1.393 instead of 1.683 ms at 2^24 (−17%).  So the runtime keeps a
-//! vector it uploads for a forward transform in the superblock order
-//! (per vector and digit plane, the transpose of the R² × T matrix,
-//! T = n/R²), and this kernel's outputs are the natural order the later
-//! passes read.
+//! * `…_first2`, the first two passes (p = 1), reading the vector in the
+//!   superblock order (`maps::superblock_element`).  Why (v34, H200, k = 8):
+//!   a superblock's inputs are x[j + m·n/R²], m < R²; in the natural order
+//!   they lie n/R² elements apart, each 8-byte load of a digit-major vector
+//!   its own 32-byte sector shared with other work-groups, and the launch
+//!   gained 3% at best; read as R² consecutive elements the two passes took
+//!   1.393 instead of 1.683 ms at 2^24 (−17%).  So the runtime keeps a
+//!   vector it uploads for a forward transform in the superblock order (per
+//!   vector and digit plane, the transpose of the R² × T matrix, T = n/R²).
+//! * `…_pair`, any later pair of passes (a plan with fusion on,
+//!   `PlanShape::with_fusion`): superblock g = vec·T + i0 with κ = i0 mod p
+//!   reads x[vec·n + i0 + m·T] (input b of level-1 block a at m = a + R·b),
+//!   twiddled by w^((b·κ) << tw_shift), and writes level 2's output t2 of
+//!   row t0 where the pass (R, pR) puts output t2 of its block
+//!   (i0 − κ)·R + κ + t0·p.  Its inputs are R² elements n/R² apart as
+//!   well: such plans keep the vectors between their launches element-major
+//!   (`digits::PassLayout`), where each element is whole sectors.
 //!
 //! The work-group is the table variant's (G blocks of DFT_R, G·k
 //! work-items) with G / R superblocks, in its warp layout: level 1's block
 //! gi = sb·R + a (column a) keeps input b in slot b; after its stages (the
 //! table variant's warp code, `warp_stages::lane_code`) output t0 of column
 //! a is in slot t0, multiplied there by the second pass's twiddle
-//! w^((a·t0) << tw_shift2); level 2's block sb·R + t0 reads its input a from
-//! slot t0 of block sb·R + a, with the same warp code.
+//! w^((a·κ2) << tw_shift2), κ2 = t0·p + κ; level 2's block sb·R + t0 reads
+//! its input a from slot t0 of block sb·R + a, with the same warp code.
 
 use super::banks::wavefronts_lazy;
 use super::sig;
@@ -45,9 +51,24 @@ pub fn applies(k: usize, n: usize, opts: &KernelOptions) -> bool {
     warp_stages::applies(k, n, opts) && superblocks_per_group(k, n).is_some()
 }
 
-/// The kernel's name: the table kernel's with `_first2`.
+/// The two kernels of this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoLevel {
+    /// The first two passes, from the superblock order (`…_first2`).
+    First2,
+    /// A later pair (R, p), (R, pR), from the natural order (`…_pair`).
+    Pair,
+}
+
+/// The first-two-passes kernel's name: the table kernel's with `_first2`.
 pub fn name(program: &Program) -> String {
     format!("{}_first2", super::dft_name(program, Variant::Table))
+}
+
+/// The pair kernel's name built for `table`: the table kernel's with
+/// `_pair`, and `_lt` for a launch table.
+pub fn pair_name(program: &Program, table: TwiddleTable) -> String {
+    format!("{}_pair{}", super::dft_name(program, Variant::Table), table.suffix())
 }
 
 /// (global, local) work-items of a launch over `superblocks` superblocks.
@@ -89,16 +110,28 @@ pub fn layout(k: usize, n: usize, groups: usize, max_words: usize) -> Option<War
     WarpLayout::search_by(k, n, groups, max_words, |l| wavefronts(l, k, n, groups))
 }
 
-/// The kernel's source (after the table kernels, in their file) and its
-/// manifest entry.
-pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> Result<(String, KernelEntry), EmitError> {
+/// The source of `which` kernel built for `table` (after the table kernels,
+/// in their file) and its manifest entry.  The first two passes read the
+/// plan's table only (p = K has no launch table,
+/// `PlanShape::launch_table_log`).
+pub(super) fn kernel(
+    prime: &Prime,
+    program: &Program,
+    opts: &KernelOptions,
+    which: TwoLevel,
+    table: TwiddleTable,
+) -> Result<(String, KernelEntry), EmitError> {
     let k = prime.k();
     let n = program.size;
     let sbn = superblocks_per_group(k, n)
         .filter(|_| applies(k, n, opts))
-        .ok_or_else(|| EmitError::Unsupported(format!("no first-two-passes kernel of DFT_{n} for k = {k} with these options")))?;
-    let name = name(program);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, Some(TwiddleTable::Plan))?;
+        .ok_or_else(|| EmitError::Unsupported(format!("no two-level table kernel of DFT_{n} for k = {k} with these options")))?;
+    let pair = which == TwoLevel::Pair;
+    if !pair && table != TwiddleTable::Plan {
+        return Err(EmitError::Unsupported("the first two passes (p = 1, K) read the plan's table only".into()));
+    }
+    let name = if pair { pair_name(program, table) } else { name(program) };
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, Some(table))?;
     table::kernel_context(k, &name, program, false, opts, &mut ctx)
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;
     let (groups, tpd) = table::shape(k, n);
@@ -108,7 +141,7 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
         .ok_or_else(|| EmitError::Unsupported(format!("{sbn} superblocks of DFT_{n} do not fit local memory for k = {k}")))?;
     ctx.insert("lmem_words", &layout.words);
     ctx.insert("lmem_bytes", &(layout.words * 9 + scratch));
-    let sig = sig::first2_pass(&name);
+    let sig = if pair { sig::pair_pass(&name) } else { sig::first2_pass(&name) };
     ctx.insert("params", &sig.c_params_for(opts.segments));
     ctx.insert("prologue", &sig.prologue(opts.segments));
     ctx.insert("slot_stride", &layout.slot_stride);
@@ -116,46 +149,75 @@ pub(super) fn kernel(prime: &Prime, program: &Program, opts: &KernelOptions) -> 
     ctx.insert("sbn", &sbn);
     ctx.insert("square", &(n * n));
     ctx.insert("log_square", &(2 * n.trailing_zeros()));
+    ctx.insert("pair", &pair);
+    let mul_lazy = super::context::has_mul_lazy(prime);
+    // level 1's inputs: input b of column a in slot b (the pair's twiddled by w^((b κ) << tw_shift))
+    let at_load = |digit: &str| format!("F2_SLOT(b, {digit}, sb * {n} + a)");
+    if pair {
+        let load_put = TwiddlePut {
+            exponent: Some("SRGFN_TW_EXP(b, kappa, tw_shift)"),
+            guard: Some("b > 0 && kappa > 0"),
+            index_of_digit: &at_load,
+            mul_lazy,
+            table,
+        };
+        ctx.insert("twiddle_put_1", &load_put.render(8));
+    }
     let at = |digit: &str| format!("F2_SLOT(t0, {digit}, sbase + a)");
     let put = TwiddlePut {
-        exponent: Some("SRGFN_TW_EXP(a, t0, tw_shift2)"),
-        guard: Some("a > 0 && t0 > 0"),
+        exponent: Some("SRGFN_TW_EXP(a, kappa2, tw_shift2)"),
+        guard: Some("a > 0 && kappa2 > 0"),
         index_of_digit: &at,
-        mul_lazy: super::context::has_mul_lazy(prime),
-        table: TwiddleTable::Plan,
+        mul_lazy,
+        table,
     };
     ctx.insert("twiddle_put", &put.render(8));
     let src = super::render("dft_table_first2.cl.tera", &ctx)?;
-    let entry = KernelEntry {
-        name: name.clone(),
-        file: format!("{}.cl", super::dft_name(program, Variant::Table)),
-        formula: format!(
+    let formula = if pair {
+        format!("two Stockham passes of radix {n}, (R, p) then (R, pR), in one launch: DFT_{n} = {}", program.formula)
+    } else {
+        format!(
             "the first two Stockham passes of radix {n}, (R, 1) then (R, R), in one launch, from the superblock order: DFT_{n} = {}",
             program.formula
-        ),
+        )
+    };
+    let capped = if pair { super::defaults::CappedKernel::Pair } else { super::defaults::CappedKernel::First2 };
+    let entry = KernelEntry {
+        name: name.clone(),
+        file: super::dft_file_name(n, program.radix, Variant::Table, table),
+        formula,
         args: sig.manifest_args_for(opts.segments),
         global_work_size: format!("ceil(count / {sbn}) * {}", groups * tpd),
         local_work_size: format!("{} (required)", groups * tpd),
         variant: Some(Variant::Table),
         descriptor: Some(program.descriptor()),
-        ptx_max_registers: super::defaults::ptx_register_cap(k, Variant::Table, super::defaults::CappedKernel::First2, opts),
+        ptx_max_registers: super::defaults::ptx_register_cap(k, Variant::Table, capped, opts),
     };
     Ok((src, entry))
 }
 
-/// R² where a plan of `shape` runs its first two launches as this kernel
-/// when its input is in the superblock order: the table variant with the
-/// kernel emitted, whole vectors (one segment), and a plan whose first two
-/// launches are the passes (K, 1) and (K, K) (every plan of N ≥ K² does:
-/// the smaller radix comes last).
+/// R² where a plan of `shape` runs its first two passes as the
+/// first-two-passes kernel when its input is in the superblock order: the
+/// table variant with the kernel emitted, whole vectors (one segment), and a
+/// plan whose first two passes are (K, 1) and (K, K) (every plan of N ≥ K²
+/// has them: the smaller radix comes last), as two launches or, with
+/// fusion, one.
 pub fn plan_superblock(k: usize, variant: Variant, opts: &KernelOptions, shape: &crate::plan::PlanShape) -> Option<usize> {
+    (variant == Variant::Table && opts.segments == 1 && applies(k, 2 * k, opts) && first2_launches(shape).is_some()).then_some(4 * k * k)
+}
+
+/// The launches of `shape` that its first two passes (K, 1) and (K, K) take:
+/// 2 as two launches, 1 as a fused one; None where the plan starts otherwise.
+pub fn first2_launches(shape: &crate::plan::PlanShape) -> Option<usize> {
     use crate::plan::{Launch, Pass};
-    let kk = 2 * k;
-    let first_two = shape
-        .launches()
-        .get(..2)
-        .is_some_and(|l| l == [Launch::Single(Pass { radix: kk, p: 1 }), Launch::Single(Pass { radix: kk, p: kk })]);
-    (variant == Variant::Table && opts.segments == 1 && applies(k, kk, opts) && first_two).then_some(kk * kk)
+    let kk = 2 * shape.k;
+    let (a, b) = (Pass { radix: kk, p: 1 }, Pass { radix: kk, p: kk });
+    let launches = shape.launches();
+    match launches.as_slice() {
+        [Launch::Fused(x, y), ..] if (*x, *y) == (a, b) => Some(1),
+        [Launch::Single(x), Launch::Single(y), ..] if (*x, *y) == (a, b) => Some(2),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ pub use context::mg_reciprocal;
 pub use defaults::{
     check_fuse, default_radix, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables, plan_fuses, plan_halves,
     plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, CappedKernel, DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N,
-    HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_WARP_DEFAULT_MIN_LOG_N,
+    HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_LAUNCHES, PTX_REGISTER_CAPS, TABLE_PAIRS_DEFAULT_LOG_N, TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
@@ -159,9 +159,11 @@ impl Variant {
 
     /// Whether the variant's pass kernels take a `layout` argument and read
     /// and write element-major vectors where it says so
-    /// (`digits::PassLayout`): the digits variant's.
+    /// (`digits::PassLayout`): the digits variant's, and the table
+    /// variant's, whose fused plans keep the vectors between their launches
+    /// element-major (`first2::pair`).
     pub fn takes_layout(self) -> bool {
-        self == Variant::Digits
+        matches!(self, Variant::Digits | Variant::Table)
     }
 
     /// Whether the variant's passes read the twiddle table's suffix sums
@@ -573,12 +575,18 @@ pub fn dft_kernel(
                 .flatten(),
         });
     }
-    // the table plans' first two passes in one launch, from the superblock order (emit::first2);
-    // its twiddles (p = K) never take a launch table (PlanShape::launch_table_log)
-    if variant == Variant::Table && table == TwiddleTable::Plan && first2::applies(prime.k(), program.size, opts) {
-        let (first2_src, entry) = first2::kernel(prime, program, opts)?;
-        src.push_str(&first2_src);
-        entries.push(entry);
+    // the table plans' passes in pairs (emit::first2): the first two from the superblock order, whose
+    // twiddles (p = K) never take a launch table (PlanShape::launch_table_log), and any later pair
+    if variant == Variant::Table && first2::applies(prime.k(), program.size, opts) {
+        let which = match table {
+            TwiddleTable::Plan => &[first2::TwoLevel::First2, first2::TwoLevel::Pair][..],
+            TwiddleTable::Launch => &[first2::TwoLevel::Pair][..],
+        };
+        for &w in which {
+            let (two_src, entry) = first2::kernel(prime, program, opts, w, table)?;
+            src.push_str(&two_src);
+            entries.push(entry);
+        }
     }
     let caps: Vec<RegisterCap> =
         entries.iter().filter_map(|e| e.ptx_max_registers.map(|registers| RegisterCap { kernel: e.name.clone(), registers })).collect();
@@ -661,7 +669,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
             files.push(file);
             kernels.extend(entries);
         }
-        if has_fused(prime, variant, opts.radix) {
+        if variant == Variant::Local && has_fused(prime, variant, opts) {
             // for the plan's table, and for launch tables (emit::launch_tables)
             for table in [TwiddleTable::Plan, TwiddleTable::Launch] {
                 let (file, entry) = fused::kernel(prime, &program, &header, opts.segments, table)?;

@@ -193,11 +193,7 @@ pub fn pass(name: &str, variant: Variant) -> KernelSig {
         extra.extend(half_params("blocks"));
     }
     if variant.takes_layout() {
-        extra.push(p(
-            "layout",
-            UInt,
-            "bit 0: X element-major, bit 1: Y element-major (digit d of element e at word e k + d of its segment; clear: digit-major; emit::digits::PassLayout)",
-        ));
+        extra.push(layout_param());
     }
     stockham(
         name,
@@ -205,6 +201,15 @@ pub fn pass(name: &str, variant: Variant) -> KernelSig {
         p("X", if x_inout { InOut } else { In }, if x_inout { "input, overwritten (scratch)" } else { "input" }),
         &extra,
         p("count", ULong, "blocks (DFTs) = elements / R, of the whole pass"),
+    )
+}
+
+/// The `layout` parameter of the kernels that read or write element-major vectors.
+fn layout_param() -> Param {
+    p(
+        "layout",
+        UInt,
+        "bit 0: X element-major, bit 1: Y element-major (digit d of element e at word e k + d of its segment; clear: digit-major; emit::digits::PassLayout)",
     )
 }
 
@@ -243,8 +248,32 @@ pub fn first2_pass(name: &str) -> KernelSig {
     stockham(
         name,
         Variant::Table,
-        p("X", In, "input, in the superblock order (maps.rs, SRGFN_SB_ELEM)"),
-        &[p("tw_shift2", UInt, "log2(n / R^2): the second pass's twiddle exponents (a t0) << tw_shift2"), half_shift, half_index],
+        p("X", In, "input, in the superblock order (maps.rs, SRGFN_SB_ELEM), digit-major"),
+        &[
+            p("tw_shift2", UInt, "log2(n / R^2): the second pass's twiddle exponents (a t0) << tw_shift2"),
+            half_shift,
+            half_index,
+            p("layout", UInt, "bit 1: Y element-major (emit::digits::PassLayout); bit 0 clear (X digit-major)"),
+        ],
+        p("count", ULong, "superblocks = elements / R^2"),
+    )
+}
+
+/// A later pair of Stockham passes of a table plan, (R, p) then (R, pR), in
+/// one launch (`emit::first2`, `TwoLevel::Pair`): X → Y.
+pub fn pair_pass(name: &str) -> KernelSig {
+    let [half_shift, half_index] = half_params("superblocks");
+    stockham(
+        name,
+        Variant::Table,
+        p("X", In, "input"),
+        &[
+            p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
+            p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
+            half_shift,
+            half_index,
+            layout_param(),
+        ],
         p("count", ULong, "superblocks = elements / R^2"),
     )
 }

@@ -296,13 +296,15 @@ mod tests {
                     let src = &file.source;
                     let warp = ptx || emulated;
                     // two kernels a file (twiddled and first), each with every shuffle once, and where
-                    // a work-group holds whole superblocks the first two passes' kernel with them twice
+                    // a work-group holds whole superblocks the first two passes' and the pair kernels
+                    // (emit::first2) with them twice each
                     let first2 = super::super::first2::applies(k, 2 * k, &opts);
                     assert_eq!(first2, warp && k <= 8, "{expr}");
                     assert_eq!(src.contains("_first2("), first2, "{expr}");
+                    assert_eq!(src.contains("_pair("), first2, "{expr}");
                     assert_eq!(
                         src.matches("SRGFN_SHFL_LAZY(rl").count(),
-                        if warp { (2 + 2 * first2 as usize) * shuffles(k, &program) } else { 0 },
+                        if warp { (2 + 4 * first2 as usize) * shuffles(k, &program) } else { 0 },
                         "{expr} {radix:?}"
                     );
                     // the stages' run-time rotations: only ROT_GET's definition in each kernel is left

@@ -1,0 +1,118 @@
+//! The table plans with their passes in pairs (`srgfn_gen::emit::first2`,
+//! `TwoLevel::Pair`, `FftOptions::fuse`), on the default OpenCL device (PoCL
+//! in CI) with the warp's shuffles emulated through local memory, as NVIDIA
+//! runs them with PTX: forward transforms against the host and inverse
+//! transforms back to the input, every k whose work-group holds whole
+//! superblocks (2, 4, 8), both radices, pairs after the first two passes and
+//! (in the natural order) as the first launch, a pass of radix K or of the
+//! small radix after the last pair, launches in halves, batches, and the
+//! vectors between launches element-major.
+
+use srgfn::{Fft, FftOptions, Order, Session, Wisdom};
+use srgfn_gen::emit::Variant;
+use srgfn_gen::plan::Launch;
+use srgfn_gen::reference::host_fft;
+use srgfn_gen::rules::Radix;
+use srgfn_gen::{catalog_prime, Digits, Field};
+use srgfn_suite::{edge_values, random_digits, rng};
+
+fn session() -> Session {
+    Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests").with_wisdom(Wisdom::empty())
+}
+
+/// n·batch random elements with the edge values among the first.
+fn inputs(f: &Field, len: usize, seed: u64) -> Vec<Digits> {
+    let mut r = rng(seed);
+    let mut x: Vec<Digits> = (0..len).map(|_| random_digits(f, &mut r)).collect();
+    for (i, e) in edge_values(f).into_iter().enumerate().take(len / 2) {
+        x[2 * i + 1] = e;
+    }
+    x
+}
+
+/// The host's forward transform of each vector of n.
+fn host_forward(f: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
+    let mut want = x.to_vec();
+    for v in want.chunks_mut(n) {
+        host_fft(f, v).unwrap();
+    }
+    want
+}
+
+/// Forward against the host and inverse back to x, for one plan of the
+/// table variant with fusion on; returns the plan's launches.
+fn round_trip(s: &Session, k: usize, radix: Radix, n: usize, batch: usize, superblocks: bool, halves: Option<bool>) -> Vec<Launch> {
+    let prime = catalog_prime(k).unwrap();
+    let f = Field::new(prime);
+    let opts = FftOptions {
+        radix: Some(radix),
+        variant: Some(Variant::Table),
+        fuse: Some(true),
+        superblocks: Some(superblocks),
+        halves,
+        warp_emulation: true,
+        ..FftOptions::default()
+    };
+    let fft = Fft::with_options(s, prime, opts).unwrap();
+    let mut plan = fft.plan(n, batch).unwrap();
+    let what = format!("k = {k} {radix:?} N = {n} batch {batch} superblocks {superblocks} halves {halves:?}");
+    let x = inputs(&f, n * batch, (k * n + batch) as u64 + superblocks as u64);
+    let mut v = plan.upload_digits(&x).unwrap();
+    assert_eq!(matches!(v.order(), Order::Superblocks { .. }), superblocks, "{what}");
+    plan.forward(&mut v).unwrap();
+    assert!(plan.download_digits(&v).unwrap() == host_forward(&f, &x, n), "{what}: forward ≠ host");
+    plan.inverse(&mut v).unwrap();
+    assert!(plan.download_digits(&v).unwrap() == x, "{what}: inverse(forward(x)) ≠ x");
+    plan.shape().launches()
+}
+
+/// Every place a pair can sit in a plan: after the first two passes, twice,
+/// followed by a pass of radix K or of a smaller radix, and first.
+#[test]
+fn plans_with_pairs_match_the_host() {
+    let s = session();
+    for k in [2usize, 4, 8] {
+        let kk = 2 * k;
+        let k4 = kk.pow(4);
+        for radix in [Radix::R2, Radix::R4] {
+            // K⁴: the first two passes, then a pair; K⁴·2: and the small radix; K⁵ (k ≤ 4): and a pass of
+            // radix K; K⁶ (k = 2): two pairs after the first
+            let mut sizes = vec![(k4, 1), (k4 * 2, 1)];
+            if k <= 4 {
+                sizes.extend([(k4 * kk, 1), (k4, 2)]);
+            }
+            if k == 2 {
+                sizes.push((k4 * kk * kk, 1));
+            }
+            for (n, batch) in sizes {
+                let launches = round_trip(&s, k, radix, n, batch, true, Some(false));
+                assert!(launches.iter().skip(1).any(|l| matches!(l, Launch::Fused(..))), "k = {k} N = {n}: no pair: {launches:?}");
+            }
+        }
+    }
+}
+
+/// From the natural order the first launch is a pair too (p = 1); N = 2K²
+/// ends with the small radix.
+#[test]
+fn a_pair_runs_first_from_the_natural_order() {
+    let s = session();
+    for k in [2usize, 4, 8] {
+        let kk = 2 * k;
+        for (n, batch) in [(kk * kk * 2, 1), (kk * kk, 3)] {
+            let launches = round_trip(&s, k, Radix::R4, n, batch, false, Some(false));
+            assert!(matches!(launches[0], Launch::Fused(a, _) if a.p == 1), "k = {k} N = {n}: {launches:?}");
+        }
+    }
+}
+
+/// Pairs in halves on two queues (`plan::Halves`), where the plan allows it.
+#[test]
+fn pairs_in_halves_match_the_host() {
+    let s = session();
+    for (k, n, batch) in [(2usize, 4usize.pow(6), 1), (4, 8usize.pow(5), 1), (4, 8usize.pow(4) * 2, 2), (8, 16usize.pow(4) * 2, 1)] {
+        for superblocks in [true, false] {
+            round_trip(&s, k, Radix::R4, n, batch, superblocks, Some(true));
+        }
+    }
+}
