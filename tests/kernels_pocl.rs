@@ -255,7 +255,20 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
         };
         let by = fk.alloc(total * k).unwrap();
         let (xs, ys) = (std::slice::from_ref(&bx), std::slice::from_ref(&by));
-        fk.fused_pass(kk, xs, ys, (&bw, table), [total as u64, n as u64, p as u64], log_t, shifts, count, PassPart::Whole).unwrap();
+        fk.fused_pass(
+            Variant::Local,
+            kk,
+            xs,
+            ys,
+            (&bw, table),
+            [total as u64, n as u64, p as u64],
+            log_t,
+            shifts,
+            count,
+            PassPart::Whole,
+            PassLayout::DIGIT_MAJOR,
+        )
+        .unwrap();
         let got = from_digit_major(&fk.download(&by).unwrap(), k);
         let radix = fk.radix().number();
         let what = format!("{prime} radix-{radix} program, fused DFT_{kk} passes n={n} p={p} ({vecs} vectors), {table:?} table");
@@ -266,6 +279,7 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
     let (by, shifts) = (fk.alloc(total * k).unwrap(), passes.map(|q| shape.launch_twiddle_shift(&q, m.trailing_zeros())));
     let err = fk
         .fused_pass(
+            Variant::Local,
             kk,
             &[bx],
             &[by],
@@ -275,6 +289,7 @@ fn check_fused(fk: &FieldKernels, prime: &Prime, n: usize, p: usize, vecs: usize
             shifts,
             count,
             PassPart::Whole,
+            PassLayout::DIGIT_MAJOR,
         )
         .unwrap_err();
     assert!(format!("{err:#}").contains("does not hold the twiddles"), "{err:#}");

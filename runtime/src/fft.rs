@@ -623,12 +623,20 @@ impl Plan {
         };
         let mut forked = false;
         for (j, launch) in launches.iter().copied().enumerate().skip(start) {
+            // the digits variant, and the table variant's fused plans, keep the vectors between
+            // launches element-major (emit::digits::PassLayout)
+            let layout = PassLayout::of_launch(self.variant, &self.shape, j);
             // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
             let parts = match self.halves {
                 Some(h) if j >= h.from => {
                     if !forked {
                         kernels.fork()?;
                         forked = true;
+                    } else if halves_share_words_across_layouts(&self.shape, self.variant, j) {
+                        // each queue waits for the other, so that this launch's writes start after
+                        // both halves of the launch before have read the buffer
+                        kernels.join()?;
+                        kernels.fork()?;
                     }
                     vec![PassPart::Half { shift: h.shift, half: 0 }, PassPart::Half { shift: h.shift, half: 1 }]
                 }
@@ -636,8 +644,6 @@ impl Plan {
             };
             match launch {
                 Launch::Single(pass) => {
-                    // the digits variant keeps the vectors between launches element-major where that pays
-                    let layout = PassLayout::of_launch(self.variant, &self.shape, j);
                     let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
                     for part in parts {
                         kernels.pass(
@@ -655,27 +661,11 @@ impl Plan {
                         )?;
                     }
                 }
-                Launch::Fused(a, b) if self.variant == Variant::Table => {
-                    let layout = PassLayout::of_launch(self.variant, &self.shape, j);
-                    let (table, kind, log_t, shifts) = self.launch_tables.of(j, [&a, &b], &self.table, &self.shape);
-                    for part in parts {
-                        kernels.pair_pass(
-                            &v.bufs,
-                            &self.scratch,
-                            (table, kind),
-                            [self.seg as u64, n, a.p as u64],
-                            log_t,
-                            shifts,
-                            total / (a.radix * b.radix) as u64,
-                            part,
-                            layout,
-                        )?;
-                    }
-                }
                 Launch::Fused(a, b) => {
                     let (table, kind, log_t, shifts) = self.launch_tables.of(j, [&a, &b], &self.table, &self.shape);
                     for part in parts {
                         kernels.fused_pass(
+                            self.variant,
                             a.radix,
                             &v.bufs,
                             &self.scratch,
@@ -685,6 +675,7 @@ impl Plan {
                             shifts,
                             total / (a.radix * b.radix) as u64,
                             part,
+                            layout,
                         )?;
                     }
                 }
@@ -738,6 +729,21 @@ impl Plan {
     }
 }
 
+/// Whether launch `j` of a plan in halves writes its output into the buffer
+/// that launch j − 1 read in another layout (`PassLayout`: element-major
+/// against digit-major, as the last launch of an element-major plan does).
+/// Half h of a launch reads and writes only elements of half h
+/// (`plan::Halves`), so the halves of consecutive launches touch disjoint
+/// words only where they map elements to words alike; otherwise half 0 of
+/// launch j, on the session's queue, could overwrite words that half 1 of
+/// launch j − 1, still running on the side queue, has yet to read (PoCL
+/// showed it: a fused table plan of k = 4 at 8^5 lost up to a quarter of
+/// half 1's outputs).
+fn halves_share_words_across_layouts(shape: &PlanShape, variant: Variant, j: usize) -> bool {
+    j > 0
+        && PassLayout::of_launch(variant, shape, j).output_element_major != PassLayout::of_launch(variant, shape, j - 1).input_element_major
+}
+
 /// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
 fn trace_phase(name: &str, t: std::time::Instant) {
     if std::env::var_os("SRGFN_TRACE").is_some() {
@@ -756,4 +762,30 @@ pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, coun
         out.push(std::mem::replace(&mut acc, next));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use srgfn_gen::catalog_prime;
+
+    /// The launches that write in another layout than the launch before read:
+    /// the second and the last of an element-major plan (digits k ≥ 32, fused
+    /// table plans), none of a digit-major one.  (Halves start at launch 1 or
+    /// later, after a fork that orders every launch before them, so the
+    /// queues wait for each other only before the last.)
+    #[test]
+    fn halves_sync_where_the_layout_of_a_buffer_changes() {
+        let at = |k: usize, log_n: u32, variant: Variant, fused: bool| {
+            let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(srgfn_gen::rules::Radix::R4, MulForm::Wide64) };
+            let shape = emit::plan_shape(catalog_prime(k).unwrap(), variant, &opts, Some(fused), log_n, 1).unwrap();
+            (0..shape.launches().len()).map(|j| halves_share_words_across_layouts(&shape, variant, j)).collect::<Vec<_>>()
+        };
+        // digits k = 32 at 2^17: (32, 1), (64, 32), (64, 2048)
+        assert_eq!(at(32, 17, Variant::Digits, false), [false, true, true]);
+        // fused table k = 4 at 8^5: (8, 1)(8, 8), (8, 64)(8, 512), (8, 4096)
+        assert_eq!(at(4, 15, Variant::Table, true), [false, true, true]);
+        assert_eq!(at(4, 15, Variant::Table, false), [false; 5]);
+        assert_eq!(at(8, 20, Variant::Local, false), [false; 5]);
+    }
 }

@@ -469,14 +469,18 @@ impl FieldKernels {
     }
 
     /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
-    /// one launch of the fused kernel (`emit::fused`): X → Y, Y ≠ X;
-    /// `count` = total elements / R²; `tw_shift` = the two passes'
-    /// [`PlanShape::twiddle_shift`], in units of the root of W, which is the
-    /// plan's table or (`table` [`TwiddleTable::Launch`]) one that holds
-    /// every twiddle of the launch ([`PlanShape::launch_table_log`]).
+    /// one launch: the local variant's fused kernel (`emit::fused`) or the
+    /// table variant's pair kernel (`emit::first2`, `TwoLevel::Pair`, X and
+    /// Y digit- or element-major as `layout` says; the local variant's are
+    /// digit-major).  X → Y, Y ≠ X; `count` = total elements / R²; `tw_shift`
+    /// = the two passes' [`PlanShape::twiddle_shift`], in units of the root
+    /// of W, which is the plan's table or (`table` [`TwiddleTable::Launch`])
+    /// one that holds every twiddle of the launch
+    /// ([`PlanShape::launch_table_log`]); `part` as for [`Self::pass`].
     #[allow(clippy::too_many_arguments)]
     pub fn fused_pass(
         &self,
+        variant: Variant,
         radix: usize,
         x: &[Buffer<u64>],
         y: &[Buffer<u64>],
@@ -486,23 +490,44 @@ impl FieldKernels {
         tw_shift: [u32; 2],
         count: u64,
         part: PassPart,
+        layout: PassLayout,
     ) -> Result<()> {
         pass_shape(n, (radix * radix) as u64, p)?;
         let program = &self.set.program;
-        let shape = match FusedShape::of(self.prime.k(), program) {
-            Some(s) if radix == program.size => s,
-            _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {}", self.prime.k()))),
-        };
-        let name = fused::name(program, table);
+        let k = self.prime.k();
         let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
         if table == TwiddleTable::Launch {
             let passes = format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
             launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], &passes)?;
         }
-        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Local, self.opts.radix, &launch), p, count)?;
-        let (gws, lws) = fused::work_size(&shape, superblocks as usize);
-        let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half], count);
-        self.launch_on(self.queue_of(part), &format!("{name}.cl"), &emit::sig::fused_pass(&name), gws, Some(lws.into()), &args)
+        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
+        let mut extra = vec![tw_shift[0], tw_shift[1], shift, half];
+        let (file, sig, (gws, lws)) = match variant {
+            Variant::Local if layout == PassLayout::DIGIT_MAJOR => {
+                let shape = match FusedShape::of(k, program) {
+                    Some(s) if radix == program.size => s,
+                    _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {k}"))),
+                };
+                let name = fused::name(program, table);
+                (format!("{name}.cl"), emit::sig::fused_pass(&name), fused::work_size(&shape, superblocks as usize))
+            }
+            Variant::Table if radix == program.size && emit::first2::applies(k, radix, &self.opts) => {
+                let (file, _) = self.dft_file(Variant::Table, radix, table)?;
+                let name = emit::first2::pair_name(program, table);
+                let size = emit::first2::work_size(k, radix, superblocks as usize)
+                    .ok_or_else(|| Error::internal("the pair kernel's work-group holds no whole superblock"))?;
+                extra.push(layout.bits());
+                (file, emit::sig::pair_pass(&name), size)
+            }
+            _ => {
+                return Err(Error::internal(format!(
+                    "no fused kernel of radix {radix} for k = {k} of the {} variant with layout {layout:?}",
+                    variant.name()
+                )))
+            }
+        };
+        let args = stockham_args(x, y, w, [plane, n, p], log_t, &extra, count);
+        self.launch_on(self.queue_of(part), &file, &sig, gws, Some(lws.into()), &args)
     }
 
     /// The first two Stockham passes of radix K, (K, 1) then (K, K), in one
@@ -538,46 +563,6 @@ impl FieldKernels {
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
         let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0, layout.bits()], count);
         self.launch_on(&self.session.queue, &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
-    }
-
-    /// Two Stockham passes of radix K, (K, p) then (K, pK), in one launch of
-    /// the table variant's `…_pair` kernel (`emit::first2`,
-    /// `TwoLevel::Pair`): X → Y, Y ≠ X, each digit- or element-major as
-    /// `layout` says; `count` = total elements / K²; `tw_shift` = the two
-    /// passes' [`PlanShape::twiddle_shift`] in units of the root of W, the
-    /// plan's table or (`table` [`TwiddleTable::Launch`]) one that holds
-    /// every twiddle of the launch ([`PlanShape::launch_table_log`]); `part`
-    /// as for [`Self::pass`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn pair_pass(
-        &self,
-        x: &[Buffer<u64>],
-        y: &[Buffer<u64>],
-        (w, table): (&Buffer<u64>, TwiddleTable),
-        [plane, n, p]: [u64; 3],
-        log_t: u32,
-        tw_shift: [u32; 2],
-        count: u64,
-        part: PassPart,
-        layout: PassLayout,
-    ) -> Result<()> {
-        let kk = self.base_size();
-        pass_shape(n, (kk * kk) as u64, p)?;
-        if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
-            return Err(Error::internal(format!("no pair kernel of the table variant for k = {} with these options", self.prime.k())));
-        }
-        let launch = Launch::Fused(Pass { radix: kk, p: p as usize }, Pass { radix: kk, p: p as usize * kk });
-        if table == TwiddleTable::Launch {
-            let passes = format!("the passes ({kk}, {p}), ({kk}, {})", p * kk as u64);
-            launch_table_holds(log_t, ((kk * kk) as u64 * p) << tw_shift[1], &passes)?;
-        }
-        let (file, _) = self.dft_file(Variant::Table, kk, table)?;
-        let name = emit::first2::pair_name(&self.set.program, table);
-        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Table, self.opts.radix, &launch), p, count)?;
-        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
-            .ok_or_else(|| Error::internal("the pair kernel's work-group holds no whole superblock"))?;
-        let args = stockham_args(x, y, w, [plane, n, p], log_t, &[tw_shift[0], tw_shift[1], shift, half, layout.bits()], count);
-        self.launch_on(self.queue_of(part), &file, &emit::sig::pair_pass(&name), gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
