@@ -11,32 +11,12 @@
 use srgfn::{Fft, FftOptions, Order, Session, Wisdom};
 use srgfn_gen::emit::Variant;
 use srgfn_gen::plan::Launch;
-use srgfn_gen::reference::host_fft;
 use srgfn_gen::rules::Radix;
-use srgfn_gen::{catalog_prime, Digits, Field};
-use srgfn_suite::{edge_values, random_digits, rng};
+use srgfn_gen::{catalog_prime, Field};
+use srgfn_suite::{host_forward_digits, inputs_with_edges};
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests").with_wisdom(Wisdom::empty())
-}
-
-/// n·batch random elements with the edge values among the first.
-fn inputs(f: &Field, len: usize, seed: u64) -> Vec<Digits> {
-    let mut r = rng(seed);
-    let mut x: Vec<Digits> = (0..len).map(|_| random_digits(f, &mut r)).collect();
-    for (i, e) in edge_values(f).into_iter().enumerate().take(len / 2) {
-        x[2 * i + 1] = e;
-    }
-    x
-}
-
-/// The host's forward transform of each vector of n.
-fn host_forward(f: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
-    let mut want = x.to_vec();
-    for v in want.chunks_mut(n) {
-        host_fft(f, v).unwrap();
-    }
-    want
 }
 
 /// Forward against the host and inverse back to x, for one plan of the
@@ -56,11 +36,11 @@ fn round_trip(s: &Session, k: usize, radix: Radix, n: usize, batch: usize, super
     let fft = Fft::with_options(s, prime, opts).unwrap();
     let mut plan = fft.plan(n, batch).unwrap();
     let what = format!("k = {k} {radix:?} N = {n} batch {batch} superblocks {superblocks} halves {halves:?}");
-    let x = inputs(&f, n * batch, (k * n + batch) as u64 + superblocks as u64);
+    let x = inputs_with_edges(&f, n * batch, (k * n + batch) as u64 + superblocks as u64);
     let mut v = plan.upload_digits(&x).unwrap();
     assert_eq!(matches!(v.order(), Order::Superblocks { .. }), superblocks, "{what}");
     plan.forward(&mut v).unwrap();
-    assert!(plan.download_digits(&v).unwrap() == host_forward(&f, &x, n), "{what}: forward ≠ host");
+    assert!(plan.download_digits(&v).unwrap() == host_forward_digits(&f, &x, n), "{what}: forward ≠ host");
     plan.inverse(&mut v).unwrap();
     assert!(plan.download_digits(&v).unwrap() == x, "{what}: inverse(forward(x)) ≠ x");
     plan.shape().launches()

@@ -9,10 +9,10 @@
 use num_bigint::BigUint;
 use srgfn::{Fft, FftOptions, Order, Plan, Session, Wisdom};
 use srgfn_gen::emit::Variant;
-use srgfn_gen::reference::{host_fft, schoolbook_mul};
+use srgfn_gen::reference::schoolbook_mul;
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog_prime, Digits, Field, Prime};
-use srgfn_suite::{edge_values, random_digits, random_values, rng};
+use srgfn_suite::{host_forward_digits, inputs_with_edges, random_values};
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests").with_wisdom(Wisdom::empty())
@@ -22,25 +22,6 @@ fn session() -> Session {
 fn fft(s: &Session, prime: &Prime, radix: Radix, superblocks: Option<bool>) -> Fft {
     let opts = FftOptions { radix: Some(radix), variant: Some(Variant::Table), superblocks, warp_emulation: true, ..FftOptions::default() };
     Fft::with_options(s, prime, opts).unwrap()
-}
-
-/// n·batch random elements with the edge values among the first.
-fn inputs(f: &Field, len: usize, seed: u64) -> Vec<Digits> {
-    let mut r = rng(seed);
-    let mut x: Vec<Digits> = (0..len).map(|_| random_digits(f, &mut r)).collect();
-    for (i, e) in edge_values(f).into_iter().enumerate().take(len / 2) {
-        x[2 * i + 1] = e;
-    }
-    x
-}
-
-/// The host's forward transform of each vector of n.
-fn host_forward(f: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
-    let mut want = x.to_vec();
-    for v in want.chunks_mut(n) {
-        host_fft(f, v).unwrap();
-    }
-    want
 }
 
 fn plan(fft: &Fft, n: usize, batch: usize) -> Plan {
@@ -60,7 +41,7 @@ fn forward_transforms_from_the_superblock_order_match_the_host() {
             for (n, batch) in [(kk * kk, 1), (kk * kk * 2, 2), (kk * kk * kk, 1), (kk * kk * 4, 1)] {
                 let mut plan = plan(&fft, n, batch);
                 assert_eq!(plan.input_order(), Order::Superblocks { r2: kk * kk }, "k = {k} N = {n}");
-                let x = inputs(&f, n * batch, (k * n + batch) as u64);
+                let x = inputs_with_edges(&f, n * batch, (k * n + batch) as u64);
                 let mut v = plan.upload_digits(&x).unwrap();
                 assert_eq!(v.order(), Order::Superblocks { r2: kk * kk });
                 // read back as uploaded: the natural order
@@ -68,7 +49,7 @@ fn forward_transforms_from_the_superblock_order_match_the_host() {
                 plan.forward(&mut v).unwrap();
                 assert_eq!(v.order(), Order::Natural);
                 assert!(
-                    plan.download_digits(&v).unwrap() == host_forward(&f, &x, n),
+                    plan.download_digits(&v).unwrap() == host_forward_digits(&f, &x, n),
                     "k = {k} {radix:?} N = {n} batch {batch}: forward from the superblock order ≠ host"
                 );
                 // the inverse of the output (natural order) gives the input back
@@ -88,8 +69,8 @@ fn both_orders_give_the_same_results_and_reorder_is_exact() {
     let prime = catalog_prime(8).unwrap();
     let f = Field::new(prime);
     let n = 16 * 16 * 2;
-    let x = inputs(&f, n, 5);
-    let want = host_forward(&f, &x, n);
+    let x = inputs_with_edges(&f, n, 5);
+    let want = host_forward_digits(&f, &x, n);
     let off = fft(&s, prime, Radix::R4, Some(false));
     let mut p = plan(&off, n, 1);
     assert_eq!(p.input_order(), Order::Natural);
@@ -127,14 +108,14 @@ fn products_and_values_through_superblock_plans_match_the_host() {
     let fft = fft(&s, prime, Radix::R4, None);
     let n = 8 * 8 * 4;
     let mut p = plan(&fft, n, 1);
-    let (a, b) = (inputs(&f, n, 11), inputs(&f, n, 12));
+    let (a, b) = (inputs_with_edges(&f, n, 11), inputs_with_edges(&f, n, 12));
     let mut va = p.upload_digits(&a).unwrap();
     let vb = p.upload_digits(&b).unwrap();
     p.forward(&mut va).unwrap();
     // va natural, vb in the superblock order: the product takes vb's order
     p.pointwise_mul(&mut va, &vb).unwrap();
     assert_eq!(va.order(), vb.order());
-    let fa = host_forward(&f, &a, n);
+    let fa = host_forward_digits(&f, &a, n);
     let want: Vec<Digits> = fa.iter().zip(&b).map(|(x, y)| f.mul(x, y)).collect();
     assert!(p.download_digits(&va).unwrap() == want, "pointwise product across the orders ≠ host");
     // values: a prefix read back in the natural order

@@ -59,7 +59,7 @@ pub struct BenchArgs {
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
     #[arg(long, alias = "variants", value_enum, value_delimiter = ',')]
     pub variant: Vec<VariantArg>,
-    /// Run the variant each size takes by default, as `srgfn fft` does (on NVIDIA k = 8 takes the table variant from 2^17), instead of the variants above.
+    /// Run the variant each size takes by default, as `srgfn fft` does (on NVIDIA k = 8 takes the table variant from 2^16, with its passes in pairs up to 2^18), instead of the variants above.
     #[arg(long, conflicts_with = "variant")]
     pub default_variant: bool,
     /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].

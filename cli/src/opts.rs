@@ -75,7 +75,7 @@ impl VariantArg {
 /// Whether plans fuse two passes per launch, as spelled on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FuseArg {
-    /// Two Stockham levels of radix K per launch through local memory (local variant, k ≤ 8).
+    /// Two Stockham levels of radix K per launch through local memory (local variant, k ≤ 8; table variant with PTX, k ≤ 8).
     On,
     /// One pass per launch.
     Off,
@@ -170,13 +170,13 @@ pub struct KernelOpts {
     /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
-    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^17 unless --fuse on; a size srgfn tune measured on this device takes its choice].
+    /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^16; a size srgfn tune measured on this device takes its choice].
     #[arg(long, value_enum)]
     pub variant: Option<VariantArg>,
     /// How f_mul forms its digit products; all give identical results [default: wide64].
     #[arg(long, value_enum, env = "SRGFN_MUL")]
     pub mul: Option<MulArg>,
-    /// Two passes per launch (local variant) [default: on for k ≤ 8 with the local variant].
+    /// Two passes per launch (local variant; table variant with PTX, k ≤ 8) [default: where measured faster: the local variant of k ≤ 8, k = 8 table 2^16–2^18].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].

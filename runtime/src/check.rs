@@ -104,11 +104,12 @@ pub fn large_sizes(prime: &Prime) -> Vec<usize> {
     (a..=a + 1).filter(|&l| l <= prime.two_adicity()).map(|l| 1usize << l).collect()
 }
 
-/// The sizes at which fused plans are also checked at points: K⁴ and 2K⁴,
-/// where the prime allows them and the whole-output sizes do not hold them.
+/// The sizes at which fused plans are also checked at points: K⁴, 2K⁴ and
+/// 4K⁴, where the prime allows them and the whole-output sizes do not hold
+/// them.
 pub fn fused_point_sizes(prime: &Prime, whole: &[usize]) -> Vec<usize> {
     let k4 = prime.base_size().pow(4);
-    [k4, 2 * k4].into_iter().filter(|&n| n.trailing_zeros() <= prime.two_adicity() && !whole.contains(&n)).collect()
+    [k4, 2 * k4, 4 * k4].into_iter().filter(|&n| n.trailing_zeros() <= prime.two_adicity() && !whole.contains(&n)).collect()
 }
 
 /// The largest k whose workgroup variant (a default nowhere) runs the large
@@ -400,9 +401,9 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                                 transform(&Fft::with_options(session, prime, opts)?, n)
                             }));
                         }
-                        // K⁴ and 2K⁴ fused, checked at points beyond the host budget: a pair of passes after
-                        // the first two, alone and before the small radix (the table variant's defaults at
-                        // k = 8, emit::TABLE_PAIRS_DEFAULT_LOG_N)
+                        // K⁴, 2K⁴ and 4K⁴ fused, checked at points beyond the host budget: a pair of passes
+                        // after the first two, alone and before a small radix of 2 or 4 (the table variant's
+                        // defaults at k = 8, emit::TABLE_PAIRS_DEFAULT_LOG_N)
                         for n in fused_point_sizes(prime, &sizes).into_iter().filter(|_| fuse && spec.large) {
                             let name = format!("{label} {how} forward+inverse N={} at points", log2_label(n));
                             cases.push(case(prime, name, report, || transform_at_points(&Fft::with_options(session, prime, opts)?, n)));

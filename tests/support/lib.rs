@@ -34,6 +34,26 @@ pub fn random_digits(field: &Field, rng: &mut StdRng) -> Digits {
         .collect()
 }
 
+/// `len` random digit vectors ([`random_digits`]) from `seed`, with the
+/// edge values at the odd indices of the first half.
+pub fn inputs_with_edges(field: &Field, len: usize, seed: u64) -> Vec<Digits> {
+    let mut r = rng(seed);
+    let mut x: Vec<Digits> = (0..len).map(|_| random_digits(field, &mut r)).collect();
+    for (i, e) in edge_values(field).into_iter().enumerate().take(len / 2) {
+        x[2 * i + 1] = e;
+    }
+    x
+}
+
+/// The forward DFT of every vector of size n in `x` (digits), on the host.
+pub fn host_forward_digits(field: &Field, x: &[Digits], n: usize) -> Vec<Digits> {
+    let mut want = x.to_vec();
+    for v in want.chunks_mut(n) {
+        srgfn_gen::reference::host_fft(field, v).unwrap();
+    }
+    want
+}
+
 /// `len` random values below p from `seed`.
 pub fn random_values(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
     let mut r = rng(seed);

@@ -224,21 +224,21 @@ fn half_params(what: &'static str) -> [Param; 2] {
     [p("half_shift", UInt, doc), p("half_index", UInt, "0 or 1")]
 }
 
+/// The parameters after `log_t` of a kernel of two Stockham levels (R, p)
+/// and (R, pR) on superblocks: both levels' twiddle shifts and the half.
+fn two_level_params() -> Vec<Param> {
+    let [half_shift, half_index] = half_params("superblocks");
+    vec![
+        p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
+        p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
+        half_shift,
+        half_index,
+    ]
+}
+
 /// The fused kernel of two Stockham levels (R, p) and (R, pR): X → Y.
 pub fn fused_pass(name: &str) -> KernelSig {
-    let [half_shift, half_index] = half_params("superblocks");
-    stockham(
-        name,
-        Variant::Local,
-        p("X", In, "input"),
-        &[
-            p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
-            p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
-            half_shift,
-            half_index,
-        ],
-        p("count", ULong, "superblocks = elements / R^2"),
-    )
+    stockham(name, Variant::Local, p("X", In, "input"), &two_level_params(), p("count", ULong, "superblocks = elements / R^2"))
 }
 
 /// The first two Stockham passes of a table plan, (R, 1) then (R, R), in one
@@ -262,20 +262,9 @@ pub fn first2_pass(name: &str) -> KernelSig {
 /// A later pair of Stockham passes of a table plan, (R, p) then (R, pR), in
 /// one launch (`emit::first2`, `TwoLevel::Pair`): X → Y.
 pub fn pair_pass(name: &str) -> KernelSig {
-    let [half_shift, half_index] = half_params("superblocks");
-    stockham(
-        name,
-        Variant::Table,
-        p("X", In, "input"),
-        &[
-            p("tw_shift", UInt, "log2(n / (R p)): level 1's twiddle exponents (t (i mod p)) << tw_shift"),
-            p("tw_shift2", UInt, "log2(n / (R^2 p)): level 2's twiddle exponents (t (i mod pR)) << tw_shift2"),
-            half_shift,
-            half_index,
-            layout_param(),
-        ],
-        p("count", ULong, "superblocks = elements / R^2"),
-    )
+    let mut params = two_level_params();
+    params.push(layout_param());
+    stockham(name, Variant::Table, p("X", In, "input"), &params, p("count", ULong, "superblocks = elements / R^2"))
 }
 
 /// The auxiliary kernels, by name.
