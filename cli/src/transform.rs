@@ -239,6 +239,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
     let nvidia = srgfn_gen::emit::plan_variant(&prime, None, fuse, log_n, &with_ptx);
     let nvidia_shape = plan_shape(&prime, nvidia, &with_ptx, fuse, log_n, batch as usize)?;
+    let nvidia_element_major = srgfn_gen::emit::digits::PassLayout::of_launch(nvidia, &nvidia_shape, 0).output_element_major;
     // the launches that read a twiddle table of their own (emit::launch_tables), as "j (2^m entries)"
     let own_tables = |variant, shape: &srgfn_gen::plan::PlanShape| -> Vec<String> {
         srgfn_gen::emit::launch_tables(variant, shape)
@@ -253,6 +254,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         value["variant_on_nvidia"] = serde_json::Value::String(nvidia.name().to_string());
         value["halves"] = serde_json::to_value(halves)?;
         value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
+        value["element_major_between_launches_on_nvidia"] = serde_json::Value::Bool(nvidia_element_major);
         // log2 of each launch's own twiddle table (null: the plan's table), emit::launch_tables
         value["launch_table_logs"] = serde_json::to_value(srgfn_gen::emit::launch_tables(variant, &shape))?;
         value["launch_table_logs_on_nvidia"] = serde_json::to_value(srgfn_gen::emit::launch_tables(nvidia, &nvidia_shape))?;
@@ -285,18 +287,23 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             let halves = plan_halves(&prime, nvidia, radix, other, args.halves.map(HalvesArg::on));
             let own = own_tables(nvidia, other);
             println!(
-                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}{}",
+                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}{}{}",
                 nvidia.name(),
                 other.passes.len(),
                 other.launches().len(),
                 halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift)),
-                if own.is_empty() { String::new() } else { format!("; launches {} read twiddle tables of their own", own.join(", ")) }
+                if own.is_empty() { String::new() } else { format!("; launches {} read twiddle tables of their own", own.join(", ")) },
+                if nvidia_element_major && !element_major { "; the vectors between its launches element-major" } else { "" }
             );
         }
-        // vectors uploaded in the superblock order: the first two launches as one (emit::first2)
+        // vectors uploaded in the superblock order: the first two passes as one launch (emit::first2)
         if let Some(r2) = srgfn_gen::emit::first2::plan_superblock(prime.k(), nvidia, &with_ptx, &nvidia_shape) {
+            let which = match srgfn_gen::emit::first2::first2_launches(&nvidia_shape) {
+                Some(2) => "launches 1 and 2 as one launch",
+                _ => "launch 1 (its first two passes)",
+            };
             println!(
-                "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs launches 1 and 2 as one launch (emit::first2)",
+                "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs {which} from that order (emit::first2)",
                 nvidia.name()
             );
         }

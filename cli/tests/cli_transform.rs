@@ -150,6 +150,19 @@ fn plan_prints_the_launches() {
         let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", prime, "--n", n]).stdout).to_string();
         assert_eq!(text.contains("between launches are element-major"), em, "{prime} {n}: {text}");
     }
+    // k = 8 at 2^17 on NVIDIA: the table variant's passes in pairs, element-major between its launches,
+    // its first pair from the superblock order; at 2^20 one pass per launch, digit-major
+    for (n, em, first2) in
+        [("2^17", true, "runs launch 1 (its first two passes) from that order"), ("2^20", false, "runs launches 1 and 2 as one launch")]
+    {
+        let o = srgfn(&["plan", "--prime", P, "--n", n, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["variant_on_nvidia"], "table", "{n}");
+        assert_eq!(v["element_major_between_launches_on_nvidia"], em, "{n}");
+        let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", P, "--n", n]).stdout).to_string();
+        assert_eq!(text.contains("the vectors between its launches element-major"), em, "{n}: {text}");
+        assert!(text.contains(first2), "{n}: {text}");
+    }
     // k = 4 at 2^24: four fused launches, all but the last with a table of its own (ω_M, M = 8²·p)
     let o = srgfn(&["plan", "--prime", "(2^64-2^50)^4+1", "--n", "2^24", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
