@@ -237,7 +237,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     // the variant this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant)
     let with_ptx =
         srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
-    let nvidia = srgfn_gen::emit::plan_variant(&prime, None, fuse, log_n, &with_ptx);
+    let nvidia = srgfn_gen::emit::plan_variant(&prime, None, log_n, &with_ptx);
     let nvidia_shape = plan_shape(&prime, nvidia, &with_ptx, fuse, log_n, batch as usize)?;
     let nvidia_element_major = srgfn_gen::emit::digits::PassLayout::of_launch(nvidia, &nvidia_shape, 0).output_element_major;
     // the launches that read a twiddle table of their own (emit::launch_tables), as "j (2^m entries)"

@@ -216,7 +216,7 @@ impl Fft {
             return c.variant;
         }
         let chosen = self.variant_chosen.then_some(self.variant);
-        emit::plan_variant(self.prime(), chosen, self.fuse, log_n, &self.kernels.options())
+        emit::plan_variant(self.prime(), chosen, log_n, &self.kernels.options())
     }
 
     /// The fusion a plan of size 2^log_n asks for: the caller's, else the
@@ -598,6 +598,9 @@ impl Plan {
         let (n, total) = (self.shape.n as u64, self.total() as u64);
         // plane: the digit plane stride of each segment (of the whole vector when it is one)
         let launches = self.shape.launches();
+        // the digits variant, and the table variant's fused plans, keep the vectors between
+        // launches element-major (emit::digits::PassLayout)
+        let layouts: Vec<PassLayout> = (0..launches.len()).map(|j| PassLayout::of_launch(self.variant, &self.shape, j)).collect();
         // a vector in the superblock order: the first two launches as one (emit::first2)
         let start = match v.order {
             Order::Natural => 0,
@@ -614,7 +617,7 @@ impl Plan {
                     self.shape.twiddle_log(),
                     self.shape.twiddle_shift(&second),
                     total / r2 as u64,
-                    PassLayout::of_launch(self.variant, &self.shape, taken - 1),
+                    layouts[taken - 1],
                 )?;
                 std::mem::swap(&mut v.bufs, &mut self.scratch);
                 taken
@@ -623,16 +626,14 @@ impl Plan {
         };
         let mut forked = false;
         for (j, launch) in launches.iter().copied().enumerate().skip(start) {
-            // the digits variant, and the table variant's fused plans, keep the vectors between
-            // launches element-major (emit::digits::PassLayout)
-            let layout = PassLayout::of_launch(self.variant, &self.shape, j);
+            let layout = layouts[j];
             // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
             let parts = match self.halves {
                 Some(h) if j >= h.from => {
                     if !forked {
                         kernels.fork()?;
                         forked = true;
-                    } else if halves_share_words_across_layouts(&self.shape, self.variant, j) {
+                    } else if halves_share_words_across_layouts(&layouts, j) {
                         // each queue waits for the other, so that this launch's writes start after
                         // both halves of the launch before have read the buffer
                         kernels.join()?;
@@ -729,9 +730,10 @@ impl Plan {
     }
 }
 
-/// Whether launch `j` of a plan in halves writes its output into the buffer
-/// that launch j − 1 read in another layout (`PassLayout`: element-major
-/// against digit-major, as the last launch of an element-major plan does).
+/// Whether launch `j` of a plan whose launches have `layouts` writes its
+/// output into the buffer that launch j − 1 read in another layout
+/// (element-major against digit-major, as the last launch of an
+/// element-major plan does).
 /// Half h of a launch reads and writes only elements of half h
 /// (`plan::Halves`), so the halves of consecutive launches touch disjoint
 /// words only where they map elements to words alike; otherwise half 0 of
@@ -739,9 +741,8 @@ impl Plan {
 /// launch j − 1, still running on the side queue, has yet to read (PoCL
 /// showed it: a fused table plan of k = 4 at 8^5 lost up to a quarter of
 /// half 1's outputs).
-fn halves_share_words_across_layouts(shape: &PlanShape, variant: Variant, j: usize) -> bool {
-    j > 0
-        && PassLayout::of_launch(variant, shape, j).output_element_major != PassLayout::of_launch(variant, shape, j - 1).input_element_major
+fn halves_share_words_across_layouts(layouts: &[PassLayout], j: usize) -> bool {
+    j > 0 && layouts[j].output_element_major != layouts[j - 1].input_element_major
 }
 
 /// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
@@ -779,7 +780,8 @@ mod tests {
         let at = |k: usize, log_n: u32, variant: Variant, fused: bool| {
             let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(srgfn_gen::rules::Radix::R4, MulForm::Wide64) };
             let shape = emit::plan_shape(catalog_prime(k).unwrap(), variant, &opts, Some(fused), log_n, 1).unwrap();
-            (0..shape.launches().len()).map(|j| halves_share_words_across_layouts(&shape, variant, j)).collect::<Vec<_>>()
+            let layouts: Vec<_> = (0..shape.launches().len()).map(|j| PassLayout::of_launch(variant, &shape, j)).collect();
+            (0..layouts.len()).map(|j| halves_share_words_across_layouts(&layouts, j)).collect::<Vec<_>>()
         };
         // digits k = 32 at 2^17: (32, 1), (64, 32), (64, 2048)
         assert_eq!(at(32, 17, Variant::Digits, false), [false, true, true]);

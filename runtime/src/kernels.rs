@@ -319,19 +319,13 @@ impl FieldKernels {
     pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool]) -> Result<()> {
         for (j, launch) in shape.launches().into_iter().enumerate() {
             let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
-            match launch {
-                Launch::Single(pass) => {
-                    let (file, _) = self.dft_file(variant, pass.radix, table)?;
-                    self.program(&file)?;
-                }
-                Launch::Fused(..) if variant == Variant::Table => {
-                    let (file, _) = self.dft_file(variant, self.base_size(), table)?;
-                    self.program(&file)?;
-                }
-                Launch::Fused(..) => {
-                    self.program(&format!("{}.cl", fused::name(&self.set.program, table)))?;
-                }
-            }
+            // the local variant's fused kernel has a file of its own; the table variant's pair
+            // kernel is in its pass kernels' file
+            let file = match launch {
+                Launch::Fused(..) if variant == Variant::Local => format!("{}.cl", fused::name(&self.set.program, table)),
+                _ => self.dft_file(variant, launch.first_pass().radix, table)?.0,
+            };
+            self.program(&file)?;
         }
         for file in ["transpose.cl", "pointwise.cl"] {
             self.program(file)?;

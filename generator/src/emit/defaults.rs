@@ -154,16 +154,16 @@ pub const FUSE_DEFAULT_MAX_LOG_N: [(usize, Radix, u32); 6] = [
 /// and 0.0681 against 0.0751 and 0.0769 ms); level at 2^16 (0.0491 and
 /// 0.0526 against 0.0501 and 0.0493), where the fused local variant stayed
 /// until v40: with its passes in pairs ([`TABLE_PAIRS_DEFAULT_LOG_N`]) the
-/// table variant takes 2^16 too (docs/perf/h200-v40/small: 0.0409 against
-/// 0.0490 ms in one call).
+/// table variant takes 2^16 too (docs/perf/h200-v40/small, five alternated
+/// processes: 0.0412 against 0.0515 ms).
 pub const TABLE_WARP_DEFAULT_MIN_LOG_N: [(usize, u32); 1] = [(8, 16)];
 
 /// The variant a plan of size 2^log_n runs: the caller's (`chosen`), else
 /// the prime's default ([`variants_for`]), or the table variant where
 /// [`TABLE_WARP_DEFAULT_MIN_LOG_N`] says so for these kernel options.  The
-/// fusion asked for does not change it: both variants fuse (since v40;
+/// fusion asked for does not choose it: both variants fuse (since v40;
 /// before, fusion on chose the local variant, the only one that fused).
-pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, _fuse: Option<bool>, log_n: u32, opts: &super::KernelOptions) -> Variant {
+pub fn plan_variant(prime: &Prime, chosen: Option<Variant>, log_n: u32, opts: &super::KernelOptions) -> Variant {
     if let Some(v) = chosen {
         return v;
     }
@@ -422,12 +422,10 @@ mod tests {
         let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
         for log_n in 4..=24 {
             let want = if log_n >= 16 { Variant::Table } else { Variant::Local };
-            assert_eq!(plan_variant(&k8, None, None, log_n, &ptx), want, "2^{log_n}");
-            assert_eq!(plan_variant(&k8, None, Some(false), log_n, &ptx), want, "2^{log_n}");
-            assert_eq!(plan_variant(&k8, None, Some(true), log_n, &ptx), want, "2^{log_n}");
-            assert_eq!(plan_variant(&k8, None, None, log_n, &plain), Variant::Local);
-            assert_eq!(plan_variant(&k8, Some(Variant::Local), None, log_n, &ptx), Variant::Local);
-            assert_eq!(plan_variant(&k16, None, None, log_n, &ptx), Variant::Table);
+            assert_eq!(plan_variant(&k8, None, log_n, &ptx), want, "2^{log_n}");
+            assert_eq!(plan_variant(&k8, None, log_n, &plain), Variant::Local);
+            assert_eq!(plan_variant(&k8, Some(Variant::Local), log_n, &ptx), Variant::Local);
+            assert_eq!(plan_variant(&k16, None, log_n, &ptx), Variant::Table);
         }
     }
 
