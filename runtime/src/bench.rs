@@ -270,6 +270,10 @@ pub struct Record {
     pub busy_ms: f64,
     /// Each kernel's time in the median run, in launch order (passes).
     pub kernel_ms: Vec<f64>,
+    /// Each kernel's start after the first kernel's start in the median run
+    /// (launch order; empty where not recorded): the timeline of the halves.
+    #[serde(default)]
+    pub kernel_start_ms: Vec<f64>,
     /// Bytes read and written from device memory by the kernels (the memory model).
     pub bytes: u64,
     /// 64-bit multiplies of the operation model.
@@ -334,8 +338,9 @@ pub fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
     words
 }
 
-/// Times of a benchmark in ms: median, min, max, busy and each kernel of the median run.
-type Times = (f64, f64, f64, f64, Vec<f64>);
+/// Times of a benchmark in ms: median, min, max, busy, and each kernel's time
+/// and start (after the first kernel's) in the median run.
+type Times = (f64, f64, f64, f64, Vec<f64>, Vec<f64>);
 
 /// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
 /// `f` launches (a plan's own where its vectors are split).
@@ -362,16 +367,17 @@ fn time_runs_on<S>(
         setup(state)?;
         kernels.start_recording();
         f(state)?;
-        let (span, busy, each) = kernels.stop_recording_each()?;
+        let (span, busy, each, starts) = kernels.stop_recording_each()?;
         if each.is_empty() {
             return Err(crate::Error::internal("a timed run launched no kernel these kernels record"));
         }
-        runs.push((span as f64 / 1e6, busy as f64 / 1e6, each.iter().map(|&t| t as f64 / 1e6).collect::<Vec<_>>()));
+        let ms = |v: Vec<u64>| v.iter().map(|&t| t as f64 / 1e6).collect::<Vec<_>>();
+        runs.push((span as f64 / 1e6, busy as f64 / 1e6, ms(each), ms(starts)));
     }
     runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
     let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0);
-    let (med, busy, each) = runs.swap_remove(runs.len() / 2);
-    Ok((med, lo, hi, busy, each))
+    let (med, busy, each, starts) = runs.swap_remove(runs.len() / 2);
+    Ok((med, lo, hi, busy, each, starts))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -400,6 +406,7 @@ fn record(
         reps,
         busy_ms: t.3,
         kernel_ms: t.4,
+        kernel_start_ms: t.5,
         bytes,
         muls: ops.0,
         adds: ops.1,
@@ -514,9 +521,9 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     // per run: (NTT span, recombination, total span) and each kernel's time, in ns
     let mut run = || -> Result<([u64; 3], Vec<u64>)> {
         let mut evs = sp.forward()?;
-        let (ntt, _, _) = crate::kernels::event_times(&evs)?;
+        let (ntt, _, _, _) = crate::kernels::event_times(&evs)?;
         evs.push(sp.recombine()?);
-        let (total, _, each) = crate::kernels::event_times(&evs)?;
+        let (total, _, each, _) = crate::kernels::event_times(&evs)?;
         Ok(([ntt, each[each.len() - 1], total], each))
     };
     for _ in 0..3 {
@@ -531,7 +538,7 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
         order.sort_by_key(|r| r.0[which]);
         let med = order[order.len() / 2];
         let each: Vec<f64> = med.1[kernels].iter().map(|&t| ms(t)).collect();
-        (ms(med.0[which]), ms(order[0].0[which]), ms(order[order.len() - 1].0[which]), each.iter().sum(), each)
+        (ms(med.0[which]), ms(order[0].0[which]), ms(order[order.len() - 1].0[which]), each.iter().sum(), each, Vec::new())
     };
     let ntt_bytes: u64 = (0..passes).map(|k| sp.pass_bytes(k)).sum();
     let name = format!("baseline-smallprimes-s{s}");

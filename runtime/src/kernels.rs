@@ -33,13 +33,15 @@ fn round_up(n: usize, m: usize) -> usize {
 /// Waits for profiled events; returns (first start → last end, sum of their
 /// durations) in nanoseconds.
 pub(crate) fn event_span(events: &[ocl::Event]) -> Result<(u64, u64)> {
-    let (span, busy, _) = event_times(events)?;
+    let (span, busy, _, _) = event_times(events)?;
     Ok((span, busy))
 }
 
-/// Like [`event_span`], with each event's duration (ns) in order.
-pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)> {
+/// Like [`event_span`], with each event's duration and its start after the
+/// first event's start (ns), in order.
+pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>, Vec<u64>)> {
     let (mut first, mut last, mut each) = (u64::MAX, 0u64, Vec::with_capacity(events.len()));
+    let mut starts = Vec::with_capacity(events.len());
     let failed = || "cannot read a kernel's profiling times".to_string();
     for ev in events {
         ev.wait_for().or_device(|| "a kernel failed".into())?;
@@ -48,8 +50,10 @@ pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>)>
         first = first.min(start);
         last = last.max(end);
         each.push(end.saturating_sub(start));
+        starts.push(start);
     }
-    Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each))
+    let starts = starts.iter().map(|&t| t.saturating_sub(first)).collect();
+    Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each, starts))
 }
 
 /// Which blocks of a pass one launch runs (`srgfn_gen::plan::Halves`).
@@ -307,8 +311,9 @@ impl FieldKernels {
         event_span(&events)
     }
 
-    /// Like [`Self::stop_recording`], with each launch's duration (ns) in order.
-    pub fn stop_recording_each(&self) -> Result<(u64, u64, Vec<u64>)> {
+    /// Like [`Self::stop_recording`], with each launch's duration and start
+    /// (ns after the first start) in order.
+    pub fn stop_recording_each(&self) -> Result<(u64, u64, Vec<u64>, Vec<u64>)> {
         let events = self.events.lock().expect("event list").take().unwrap_or_default();
         event_times(&events)
     }
