@@ -600,7 +600,7 @@ impl Plan {
         let launches = self.shape.launches();
         // the digits variant, and the table variant's fused plans, keep the vectors between
         // launches element-major (emit::digits::PassLayout)
-        let layouts: Vec<PassLayout> = (0..launches.len()).map(|j| PassLayout::of_launch(self.variant, &self.shape, j)).collect();
+        let layouts = PassLayout::of_plan(self.variant, &self.shape);
         // a vector in the superblock order: the first two launches as one (emit::first2)
         let start = match v.order {
             Order::Natural => 0,
@@ -633,7 +633,7 @@ impl Plan {
                     if !forked {
                         kernels.fork()?;
                         forked = true;
-                    } else if halves_share_words_across_layouts(&layouts, j) {
+                    } else if PassLayout::halves_join_before(&layouts, j) {
                         // each queue waits for the other, so that this launch's writes start after
                         // both halves of the launch before have read the buffer
                         kernels.join()?;
@@ -730,21 +730,6 @@ impl Plan {
     }
 }
 
-/// Whether launch `j` of a plan whose launches have `layouts` writes its
-/// output into the buffer that launch j − 1 read in another layout
-/// (element-major against digit-major, as the last launch of an
-/// element-major plan does).
-/// Half h of a launch reads and writes only elements of half h
-/// (`plan::Halves`), so the halves of consecutive launches touch disjoint
-/// words only where they map elements to words alike; otherwise half 0 of
-/// launch j, on the session's queue, could overwrite words that half 1 of
-/// launch j − 1, still running on the side queue, has yet to read (PoCL
-/// showed it: a fused table plan of k = 4 at 8^5 lost up to a quarter of
-/// half 1's outputs).
-fn halves_share_words_across_layouts(layouts: &[PassLayout], j: usize) -> bool {
-    j > 0 && layouts[j].output_element_major != layouts[j - 1].input_element_major
-}
-
 /// With `SRGFN_TRACE` set, prints the time since `t` for a phase.
 fn trace_phase(name: &str, t: std::time::Instant) {
     if std::env::var_os("SRGFN_TRACE").is_some() {
@@ -763,31 +748,4 @@ pub(crate) fn powers(field: &Field, w: &BigUint, start: usize, step: usize, coun
         out.push(std::mem::replace(&mut acc, next));
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use srgfn_gen::catalog_prime;
-
-    /// The launches that write in another layout than the launch before read:
-    /// the second and the last of an element-major plan (digits k ≥ 32, fused
-    /// table plans), none of a digit-major one.  (Halves start at launch 1 or
-    /// later, after a fork that orders every launch before them, so the
-    /// queues wait for each other only before the last.)
-    #[test]
-    fn halves_sync_where_the_layout_of_a_buffer_changes() {
-        let at = |k: usize, log_n: u32, variant: Variant, fused: bool| {
-            let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(srgfn_gen::rules::Radix::R4, MulForm::Wide64) };
-            let shape = emit::plan_shape(catalog_prime(k).unwrap(), variant, &opts, Some(fused), log_n, 1).unwrap();
-            let layouts: Vec<_> = (0..shape.launches().len()).map(|j| PassLayout::of_launch(variant, &shape, j)).collect();
-            (0..layouts.len()).map(|j| halves_share_words_across_layouts(&layouts, j)).collect::<Vec<_>>()
-        };
-        // digits k = 32 at 2^17: (32, 1), (64, 32), (64, 2048)
-        assert_eq!(at(32, 17, Variant::Digits, false), [false, true, true]);
-        // fused table k = 4 at 8^5: (8, 1)(8, 8), (8, 64)(8, 512), (8, 4096)
-        assert_eq!(at(4, 15, Variant::Table, true), [false, true, true]);
-        assert_eq!(at(4, 15, Variant::Table, false), [false; 5]);
-        assert_eq!(at(8, 20, Variant::Local, false), [false; 5]);
-    }
 }

@@ -4,6 +4,7 @@
 //! the plan the runtime runs with them.  Each choice cites the measurement
 //! behind it (docs/performance.md).
 
+use super::digits::PassLayout;
 use super::{fused::FusedShape, EmitError, Variant, LOCAL_MAX_K, TABLE_MAX_K};
 use crate::error::SizeError;
 use crate::plan::{Halves, Launch, PlanShape, SmallRadix};
@@ -265,10 +266,16 @@ pub fn plan_shape(
 /// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).
 pub const HALVES_MIN_DIGITS: usize = 1 << 22;
 
-/// By default a plan runs in halves only where at least this many launches
-/// do: one alone pays the queues' fork and join for the overlap of one tail
-/// (v23, H200: k = 8's last radix-4 launch at 2^17 and 2^18, +0.5 to +4%).
-pub const HALVES_MIN_LAUNCHES: usize = 2;
+/// By default a plan runs in halves only where at least this many of its
+/// boundaries between two half-launches overlap: those before which the
+/// queues need not wait for each other
+/// ([`PassLayout::halves_join_before`]).  Without one the plan pays the
+/// queues' fork and join and overlaps nothing: one launch alone in halves
+/// (v23, H200: k = 8's last radix-4 launch at 2^17 and 2^18, +0.5 to +4%),
+/// or the digits plans, whose last launch changes the layout and so waits
+/// for both halves of the one before (v41, H200: k = 32 radix 4 at 2^16
+/// 0.1764 ms in halves against 0.1706 whole, radix 2 0.2213 against 0.1943).
+pub const HALVES_MIN_OVERLAPS: usize = 1;
 
 /// Consecutive blocks a half-launch keeps together at least (2^s ≥ this):
 /// each digit plane is then read and written in runs of 64 bytes, whole
@@ -345,8 +352,8 @@ pub fn has_launch_table_passes(k: usize, variant: Variant) -> bool {
 /// Where the runtime runs `shape`'s launches (of kernels of `radix`) as two
 /// halves side by side ([`PlanShape::halves`] with [`half_min_p`]): never
 /// with `choice` `Some(false)`; with `Some(true)` wherever the plan allows
-/// it; by default where the launches are as many and as large as
-/// [`HALVES_MIN_LAUNCHES`] and [`HALVES_MIN_DIGITS`] ask.
+/// it; by default where the launches overlap as often and are as large as
+/// [`HALVES_MIN_OVERLAPS`] and [`HALVES_MIN_DIGITS`] ask.
 pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>) -> Option<Halves> {
     if choice == Some(false) {
         return None;
@@ -355,8 +362,9 @@ pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanSh
     if choice == Some(true) {
         return Some(halves);
     }
-    let launches = shape.launches().len() - halves.from;
-    (launches >= HALVES_MIN_LAUNCHES && shape.n * shape.batch * shape.k >= HALVES_MIN_DIGITS).then_some(halves)
+    let layouts = PassLayout::of_plan(variant, shape);
+    let overlaps = (halves.from + 1..layouts.len()).filter(|&j| !PassLayout::halves_join_before(&layouts, j)).count();
+    (overlaps >= HALVES_MIN_OVERLAPS && shape.n * shape.batch * shape.k >= HALVES_MIN_DIGITS).then_some(halves)
 }
 
 #[cfg(test)]
@@ -468,5 +476,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The launches that write in another layout than the launch before read:
+    /// the second and the last of an element-major plan (digits k ≥ 32, fused
+    /// table plans), none of a digit-major one.  (Halves start at launch 1 or
+    /// later, after a fork that orders every launch before them.)
+    #[test]
+    fn halves_join_where_the_layout_of_a_buffer_changes() {
+        let opts = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let at = |k: usize, log_n: u32, variant: Variant, fused: bool| {
+            let shape = plan_shape(crate::catalog_prime(k).unwrap(), variant, &opts, Some(fused), log_n, 1).unwrap();
+            let layouts = PassLayout::of_plan(variant, &shape);
+            (0..layouts.len()).map(|j| PassLayout::halves_join_before(&layouts, j)).collect::<Vec<_>>()
+        };
+        // digits k = 32 at 2^17: (32, 1), (64, 32), (64, 2048)
+        assert_eq!(at(32, 17, Variant::Digits, false), [false, true, true]);
+        // fused table k = 4 at 8^5: (8, 1)(8, 8), (8, 64)(8, 512), (8, 4096)
+        assert_eq!(at(4, 15, Variant::Table, true), [false, true, true]);
+        assert_eq!(at(4, 15, Variant::Table, false), [false; 5]);
+        assert_eq!(at(8, 20, Variant::Local, false), [false; 5]);
+    }
+
+    /// By default halves run only where two half-launches follow each other
+    /// without a join: not the digits plans whose halved launches end in the
+    /// last, layout-changing one (k = 32 at 2^16 … 2^20, k = 64, k = 128),
+    /// which still run in halves when asked; the digit-major plans of k = 8
+    /// and 16 from 2^22 digits keep them.
+    #[test]
+    fn halves_by_default_only_where_half_launches_overlap() {
+        let opts = KernelOptions::new(Radix::R4, MulForm::Wide64);
+        let halves = |k: usize, log_n: u32, variant: Variant, choice: Option<bool>| {
+            let prime = crate::catalog_prime(k).unwrap();
+            let shape = plan_shape(prime, variant, &opts, Some(false), log_n, 1).unwrap();
+            plan_halves(prime, variant, Radix::R4, &shape, choice)
+        };
+        for (k, sizes) in [(32usize, 16..=20u32), (64, 15..=18), (128, 15..=16)] {
+            for log_n in sizes {
+                assert_eq!(halves(k, log_n, Variant::Digits, None), None, "k = {k}, 2^{log_n}");
+                assert!(halves(k, log_n, Variant::Digits, Some(true)).is_some(), "k = {k}, 2^{log_n}");
+            }
+        }
+        for log_n in 19..=24 {
+            assert!(halves(8, log_n, Variant::Table, None).is_some(), "k = 8, 2^{log_n}");
+        }
+        assert!(halves(16, 20, Variant::Table, None).is_some());
+        assert_eq!(halves(8, 20, Variant::Table, Some(false)), None);
     }
 }

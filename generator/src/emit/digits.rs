@@ -391,6 +391,26 @@ impl PassLayout {
         PassLayout { input_element_major: between && j > 0, output_element_major: between && j + 1 < launches }
     }
 
+    /// Whether the queues of a plan in halves must wait for each other before
+    /// launch `j` of a plan whose launches have `layouts`: where it writes
+    /// its output into the buffer that launch j − 1 read in another layout
+    /// (element-major against digit-major, as the last launch of an
+    /// element-major plan does).  Half h of a launch reads and writes only
+    /// elements of half h (`plan::Halves`), so the halves of consecutive
+    /// launches touch disjoint words only where they map elements to words
+    /// alike; otherwise half 0 of launch j, on the session's queue, could
+    /// overwrite words that half 1 of launch j − 1, still running on the
+    /// side queue, has yet to read (PoCL showed it: a fused table plan of
+    /// k = 4 at 8^5 lost up to a quarter of half 1's outputs).
+    pub fn halves_join_before(layouts: &[PassLayout], j: usize) -> bool {
+        j > 0 && layouts[j].output_element_major != layouts[j - 1].input_element_major
+    }
+
+    /// The layouts of every launch of a plan ([`Self::of_launch`]).
+    pub fn of_plan(variant: Variant, shape: &crate::plan::PlanShape) -> Vec<PassLayout> {
+        (0..shape.launches().len()).map(|j| Self::of_launch(variant, shape, j)).collect()
+    }
+
     /// The kernel's `layout` argument: bit 0 X element-major, bit 1 Y.
     pub fn bits(self) -> u32 {
         u32::from(self.input_element_major) | u32::from(self.output_element_major) << 1
