@@ -601,6 +601,9 @@ impl Plan {
         // the digits variant, and the table variant's fused plans, keep the vectors between
         // launches element-major (emit::digits::PassLayout)
         let layouts = PassLayout::of_plan(self.variant, &self.shape);
+        // the launch the halves fork after keeps its event for the fork (FieldKernels::arm_fork):
+        // the one before launch max(from, first), the first launch the loop below runs
+        let fork_after = |first: usize| self.halves.map(|h| h.from.max(first) - 1);
         // a vector in the superblock order: the first two launches as one (emit::first2)
         let start = match v.order {
             Order::Natural => 0,
@@ -609,6 +612,9 @@ impl Plan {
                 let taken = emit::first2::first2_launches(&self.shape)
                     .ok_or_else(|| Error::internal("a superblock plan that does not start with the passes (K, 1), (K, K)"))?;
                 let second = launches[taken - 1].last_pass();
+                if fork_after(taken) == Some(taken - 1) {
+                    kernels.arm_fork();
+                }
                 kernels.first2_pass(
                     &v.bufs,
                     &self.scratch,
@@ -641,7 +647,12 @@ impl Plan {
                     }
                     vec![PassPart::Half { shift: h.shift, half: 0 }, PassPart::Half { shift: h.shift, half: 1 }]
                 }
-                _ => vec![PassPart::Whole],
+                _ => {
+                    if fork_after(start) == Some(j) {
+                        kernels.arm_fork();
+                    }
+                    vec![PassPart::Whole]
+                }
             };
             match launch {
                 Launch::Single(pass) => {
