@@ -14,7 +14,8 @@
 //! * where [`CheckSpec::large`] asks (by default on GPUs), each radix and
 //!   variant (the workgroup variant up to [`LARGE_WORKGROUP_MAX_K`]) at two
 //!   [`large_sizes`], the sizes whose default plans run as production ones do
-//!   (launches in halves, launch tables, the superblock order), at single
+//!   (launches in halves where the default runs them, launch tables, the
+//!   superblock order), at single
 //!   outputs against their definition and the inverse back.
 //!
 //! Inputs are the representation's edge values followed by random elements.
@@ -96,7 +97,8 @@ pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
 
 /// The large sizes checked for a prime: the least 2^a ≥ 2^16 whose plans
 /// hold [`emit::HALVES_MIN_DIGITS`] digits (where default plans start to run
-/// launches in halves; for k ≤ 8 also the table variant's launch tables and
+/// launches in halves, all but the digits variant's, `emit::plan_halves`;
+/// for k ≤ 8 also the table variant's launch tables and
 /// the superblock order), and 2^(a+1), so that one of them is a power of K
 /// or not as the other is not; within the prime's two-adicity.
 pub fn large_sizes(prime: &Prime) -> Vec<usize> {
