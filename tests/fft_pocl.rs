@@ -152,7 +152,7 @@ fn halves_on_two_queues_match_the_host_reference() {
                         (Fft::with_options(&s, prime, opts(Some(true))).unwrap(), Fft::with_options(&s, prime, opts(Some(false))).unwrap());
                     let split = [(8u32, 2usize), (9, 1), (10, 3), (11, 1), (12, 1)].into_iter().filter(|&(log_n, batch)| {
                         let shape = plan_shape(prime, variant, &KernelOptions::new(radix, mul), fuse, log_n, batch).unwrap();
-                        plan_halves(prime, variant, radix, &shape, Some(true)).is_some()
+                        plan_halves(prime, variant, radix, &shape, Some(true), true).is_some()
                     });
                     for (log_n, batch) in split.take(2) {
                         assert!(off.plan(1 << log_n, batch).unwrap().halves().is_none());

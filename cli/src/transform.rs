@@ -231,7 +231,8 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     // sizes no device can address are refused (the description sums their bytes)
     let need = srgfn::memory::plan_need(&prime, variant, shape.n as u128, batch as u128, 1);
     srgfn::memory::check(&format!("N = 2^{log_n} × batch {batch}"), need, None, "")?;
-    let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on));
+    // as a plan on a device that holds a third vector (emit::plan_halves)
+    let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on), true);
     // the vectors between launches: the first launch's output (emit::digits::PassLayout)
     let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, &shape, 0).output_element_major;
     // the variant this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant)
@@ -269,6 +270,12 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 h.shift,
                 h.shift
             );
+            if h.spare_last {
+                println!(
+                    "the last launch writes a third vector of its own, so that the queues need not wait for each other before it ({} more device memory; on a device without it they wait, and by default the plan runs whole)",
+                    srgfn::memory::human(srgfn::memory::element_bytes(prime.k(), shape.n as u128 * batch as u128))
+                );
+            }
         }
         if element_major {
             println!(
@@ -284,7 +291,7 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         }
         if nvidia != variant {
             let other = &nvidia_shape;
-            let halves = plan_halves(&prime, nvidia, radix, other, args.halves.map(HalvesArg::on));
+            let halves = plan_halves(&prime, nvidia, radix, other, args.halves.map(HalvesArg::on), true);
             let own = own_tables(nvidia, other);
             println!(
                 "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}{}{}",

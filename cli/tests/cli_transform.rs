@@ -149,6 +149,12 @@ fn plan_prints_the_launches() {
         assert_eq!(v["element_major_between_launches"], em, "{prime} {n}");
         let text = String::from_utf8_lossy(&srgfn(&["plan", "--prime", prime, "--n", n]).stdout).to_string();
         assert_eq!(text.contains("between launches are element-major"), em, "{prime} {n}: {text}");
+        // in halves (2^22 digits and more), the last launch of an element-major plan writes a third
+        // vector, so that the queues need not wait for each other before it (emit::plan_halves)
+        let spare = em && v["halves"].is_object();
+        assert_eq!(v["halves"]["spare_last"].as_bool().unwrap_or(false), spare, "{prime} {n}");
+        assert_eq!(text.contains("the last launch writes a third vector"), spare, "{prime} {n}: {text}");
+        assert!(!em || spare, "{prime} {n}: no halves");
     }
     // k = 8 at 2^17 on NVIDIA: the table variant's passes in pairs, element-major between its launches,
     // its first pair from the superblock order; at 2^20 one pass per launch, digit-major

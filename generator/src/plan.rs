@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use num_bigint::BigUint;
 
+use crate::emit::digits::PassLayout;
 use crate::error::SizeError;
 use crate::maps;
 use crate::prime::Prime;
@@ -75,12 +76,27 @@ pub struct Halves {
     pub from: usize,
     /// The bit of the block index that tells the halves apart.
     pub shift: u32,
+    /// Whether the last launch writes into a buffer of the plan's own (a
+    /// third, beside the vector and the scratch buffer) instead of the
+    /// buffer the launch before read: where it writes in another layout
+    /// than that launch read (`emit::plan_halves`), so that the queues need
+    /// not wait for each other before it.
+    pub spare_last: bool,
 }
 
 impl Halves {
     /// The shift with which [`maps::half_block`] is the identity (with half 0):
     /// a launch over every block of its pass.
     pub const WHOLE: u32 = 63;
+
+    /// Whether the queues wait for each other before launch `j` of a plan
+    /// whose launches have `layouts`: after the fork (j > `from`), where the
+    /// launch writes into the buffer launch j − 1 read in another layout
+    /// ([`PassLayout::halves_join_before`]), unless it is the last and
+    /// writes a buffer of its own ([`Self::spare_last`]).
+    pub fn joins_before(&self, layouts: &[PassLayout], j: usize) -> bool {
+        j > self.from && !(self.spare_last && j + 1 == layouts.len()) && PassLayout::halves_join_before(layouts, j)
+    }
 
     /// Block of index `h` of half `half`'s launch: [`maps::half_block`].
     pub fn block(&self, h: u64, half: u64) -> u64 {
@@ -292,7 +308,7 @@ impl PlanShape {
             let p = launches[j].first_pass().p;
             need[j..].iter().all(|m| m.is_some_and(|m| p >= m.max(2)))
         })?;
-        Some(Halves { from, shift: launches[from].first_pass().p.trailing_zeros() - 1 })
+        Some(Halves { from, shift: launches[from].first_pass().p.trailing_zeros() - 1, spare_last: false })
     }
 
     /// log2 of the twiddle table's length 2^log_t (1 when there is none):
@@ -628,7 +644,7 @@ mod tests {
         }
         assert!(split > 40, "only {split} plans run in halves");
         // the identity: s = 63, half 0
-        let whole = Halves { from: 0, shift: Halves::WHOLE };
+        let whole = Halves { from: 0, shift: Halves::WHOLE, spare_last: false };
         assert!([0u64, 1, 31, 1 << 40].iter().all(|&g| whole.block(g, 0) == g));
     }
 }

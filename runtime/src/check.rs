@@ -97,7 +97,8 @@ pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
 
 /// The large sizes checked for a prime: the least 2^a ≥ 2^16 whose plans
 /// hold [`emit::HALVES_MIN_DIGITS`] digits (where default plans start to run
-/// launches in halves, all but the digits variant's, `emit::plan_halves`;
+/// launches in halves, the digits variant's where the device holds a third
+/// vector, `emit::plan_halves`;
 /// for k ≤ 8 also the table variant's launch tables and
 /// the superblock order), and 2^(a+1), so that one of them is a power of K
 /// or not as the other is not; within the prime's two-adicity.
@@ -363,7 +364,7 @@ fn log2_label(n: usize) -> String {
 /// halves when asked to (`emit::plan_halves`).
 fn runs_in_halves(prime: &Prime, variant: Variant, opts: &KernelOptions, n: usize) -> bool {
     emit::plan_shape(prime, variant, opts, None, n.trailing_zeros(), 1)
-        .is_ok_and(|shape| emit::plan_halves(prime, variant, opts.radix, &shape, Some(true)).is_some())
+        .is_ok_and(|shape| emit::plan_halves(prime, variant, opts.radix, &shape, Some(true), true).is_some())
 }
 
 /// Runs the check; `report` sees each case as it finishes.
@@ -464,8 +465,8 @@ mod tests {
 
     /// The large sizes of every catalog prime: two consecutive powers of two
     /// from 2^16, the first the least holding HALVES_MIN_DIGITS digits; there
-    /// every plan can run its launches in halves, the default plan of every
-    /// radix does but the digits variant's (`emit::plan_halves`), and for
+    /// the default plan of every radix runs launches in halves (the digits
+    /// variant's with a third vector for its last launch, `emit::plan_halves`), and for
     /// k ≤ 8 the table variant's plan reads launch tables.
     #[test]
     fn large_sizes_reach_the_production_plans() {
@@ -481,17 +482,18 @@ mod tests {
                 for n in [a, b] {
                     let opts = KernelOptions::new(radix, MulForm::Wide64);
                     let shape = emit::plan_shape(prime, variant, &opts, None, n.trailing_zeros(), 1).expect("a plan");
-                    // `check` runs these sizes in halves when asked; by default only plans whose
-                    // half-launches overlap without a join do (not the digits variant's)
+                    // by default in halves where the device holds a third vector for the last
+                    // launch of an element-major plan (the digits variant's), and without one
+                    // only where half-launches overlap without a join (not the digits variant's)
                     assert!(
-                        emit::plan_halves(prime, variant, radix, &shape, Some(true)).is_some(),
+                        emit::plan_halves(prime, variant, radix, &shape, None, true).is_some(),
                         "{prime} r{} N = {n}: no halves",
                         radix.number()
                     );
                     assert_eq!(
-                        emit::plan_halves(prime, variant, radix, &shape, None).is_some(),
+                        emit::plan_halves(prime, variant, radix, &shape, None, false).is_some(),
                         variant != Variant::Digits,
-                        "{prime} r{} N = {n}: halves by default",
+                        "{prime} r{} N = {n}: halves without a third vector",
                         radix.number()
                     );
                     if emit::has_launch_table_passes(prime.k(), Variant::Table) {

@@ -447,6 +447,9 @@ pub struct Plan {
     seg: usize,
     /// The scratch vector, in segments like every vector of the plan.
     scratch: Vec<Buffer<u64>>,
+    /// A third vector, which the last launch writes where the halves would
+    /// otherwise wait for each other before it (`Halves::spare_last`).
+    spare: Option<Vec<Buffer<u64>>>,
     /// The launches run as two halves side by side, if any.
     halves: Option<Halves>,
     /// R² where the plan uploads vectors in the superblock order and its
@@ -477,12 +480,27 @@ impl Plan {
         let total = shape.n * batch;
         let seg = total / segments as usize;
         let kernels = fft.kernels_for(segments)?;
+        // a third vector for the last launch where the halves would otherwise wait for each other
+        // before it (emit::plan_halves), where the device holds it; a failed allocation (the first
+        // of the plan's) leaves the plan without it
+        let (spare_need, _) = memory::plan_need_split(&prime, variant, shape.n as u128, batch as u128, 2, fft.max_buffer);
+        let spare_fits = memory::check(&subject, spare_need, Some(&fft.limits()), "").is_ok();
+        let mut halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves, spare_fits);
+        let spare = match halves {
+            Some(h) if h.spare_last => match (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>() {
+                Ok(bufs) => Some(bufs),
+                Err(_) => {
+                    halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves, false);
+                    None
+                }
+            },
+            _ => None,
+        };
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
         let table = tables::plan_table(&kernels, &fft.field, &shape, variant)?;
         let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, &shape, variant, need, &fft.limits())?;
         kernels.prepare(variant, &shape, &launch_tables.flags())?;
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
-        let halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves);
         let superblocks = match fft.superblocks {
             Some(false) => None,
             _ => emit::first2::plan_superblock(k, variant, &kernels.options(), &shape),
@@ -495,7 +513,7 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, variant, shape, kernels, seg, scratch, halves, superblocks, table, launch_tables, n_inv, owner })
+        Ok(Plan { fft, variant, shape, kernels, seg, scratch, spare, halves, superblocks, table, launch_tables, n_inv, owner })
     }
 
     /// The launches this plan runs as two halves side by side, if any
@@ -633,13 +651,19 @@ impl Plan {
         let mut forked = false;
         for (j, launch) in launches.iter().copied().enumerate().skip(start) {
             let layout = layouts[j];
+            // the last launch writes the plan's third vector where it has one (Halves::spare_last)
+            let to_spare = j + 1 == launches.len() && self.spare.is_some();
+            let out = match &self.spare {
+                Some(spare) if to_spare => spare,
+                _ => &self.scratch,
+            };
             // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
             let parts = match self.halves {
                 Some(h) if j >= h.from => {
                     if !forked {
                         kernels.fork()?;
                         forked = true;
-                    } else if PassLayout::halves_join_before(&layouts, j) {
+                    } else if h.joins_before(&layouts, j) {
                         // each queue waits for the other, so that this launch's writes start after
                         // both halves of the launch before have read the buffer
                         kernels.join()?;
@@ -662,7 +686,7 @@ impl Plan {
                             self.variant,
                             pass.radix,
                             &v.bufs,
-                            &self.scratch,
+                            out,
                             (table, kind),
                             [self.seg as u64, n, pass.p as u64],
                             log_t,
@@ -680,7 +704,7 @@ impl Plan {
                             self.variant,
                             a.radix,
                             &v.bufs,
-                            &self.scratch,
+                            out,
                             (table, kind),
                             [self.seg as u64, n, a.p as u64],
                             log_t,
@@ -692,7 +716,10 @@ impl Plan {
                     }
                 }
             }
-            std::mem::swap(&mut v.bufs, &mut self.scratch);
+            match self.spare.as_mut() {
+                Some(spare) if to_spare => std::mem::swap(&mut v.bufs, spare),
+                _ => std::mem::swap(&mut v.bufs, &mut self.scratch),
+            }
         }
         if forked {
             kernels.join()?;

@@ -268,13 +268,13 @@ pub const HALVES_MIN_DIGITS: usize = 1 << 22;
 
 /// By default a plan runs in halves only where at least this many of its
 /// boundaries between two half-launches overlap: those before which the
-/// queues need not wait for each other
-/// ([`PassLayout::halves_join_before`]).  Without one the plan pays the
-/// queues' fork and join and overlaps nothing: one launch alone in halves
-/// (v23, H200: k = 8's last radix-4 launch at 2^17 and 2^18, +0.5 to +4%),
-/// or the digits plans, whose last launch changes the layout and so waits
-/// for both halves of the one before (v41, H200: k = 32 radix 4 at 2^16
-/// 0.1764 ms in halves against 0.1706 whole, radix 2 0.2213 against 0.1943).
+/// queues need not wait for each other ([`Halves::joins_before`]).  Without
+/// one the plan pays the queues' fork and join and overlaps nothing: one
+/// launch alone in halves (v23, H200: k = 8's last radix-4 launch at 2^17
+/// and 2^18, +0.5 to +4%), or the digits plans without a buffer of their
+/// own for the last launch, which changes the layout and so waits for both
+/// halves of the one before (v41, H200: k = 32 radix 4 at 2^16 0.1764 ms in
+/// halves against 0.1706 whole, radix 2 0.2213 against 0.1943).
 pub const HALVES_MIN_OVERLAPS: usize = 1;
 
 /// Consecutive blocks a half-launch keeps together at least (2^s ≥ this):
@@ -353,17 +353,23 @@ pub fn has_launch_table_passes(k: usize, variant: Variant) -> bool {
 /// halves side by side ([`PlanShape::halves`] with [`half_min_p`]): never
 /// with `choice` `Some(false)`; with `Some(true)` wherever the plan allows
 /// it; by default where the launches overlap as often and are as large as
-/// [`HALVES_MIN_OVERLAPS`] and [`HALVES_MIN_DIGITS`] ask.
-pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>) -> Option<Halves> {
+/// [`HALVES_MIN_OVERLAPS`] and [`HALVES_MIN_DIGITS`] ask.  With `spare` (the
+/// device holds a third vector) the last launch writes a buffer of its own
+/// where the queues would otherwise wait for each other before it
+/// ([`Halves::spare_last`]: the element-major plans, whose last launch
+/// writes digit-major).
+pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanShape, choice: Option<bool>, spare: bool) -> Option<Halves> {
     if choice == Some(false) {
         return None;
     }
-    let halves = shape.halves(|l| half_min_p(prime, variant, radix, l))?;
+    let mut halves = shape.halves(|l| half_min_p(prime, variant, radix, l))?;
+    let layouts = PassLayout::of_plan(variant, shape);
+    let last = layouts.len() - 1;
+    halves.spare_last = spare && halves.joins_before(&layouts, last);
     if choice == Some(true) {
         return Some(halves);
     }
-    let layouts = PassLayout::of_plan(variant, shape);
-    let overlaps = (halves.from + 1..layouts.len()).filter(|&j| !PassLayout::halves_join_before(&layouts, j)).count();
+    let overlaps = (halves.from + 1..layouts.len()).filter(|&j| !halves.joins_before(&layouts, j)).count();
     (overlaps >= HALVES_MIN_OVERLAPS && shape.n * shape.batch * shape.k >= HALVES_MIN_DIGITS).then_some(halves)
 }
 
@@ -499,28 +505,40 @@ mod tests {
     }
 
     /// By default halves run only where two half-launches follow each other
-    /// without a join: not the digits plans whose halved launches end in the
-    /// last, layout-changing one (k = 32 at 2^16 … 2^20, k = 64, k = 128),
-    /// which still run in halves when asked; the digit-major plans of k = 8
-    /// and 16 from 2^22 digits keep them.
+    /// without a join.  The digits plans of 2^22 digits and more (k = 32 from
+    /// 2^17, k = 64 from 2^16, k = 128 from 2^15), whose halved launches end
+    /// in the last, layout-changing one,
+    /// run in halves where their last launch has a buffer of its own (the
+    /// queues then join nowhere), and otherwise whole unless asked.  The
+    /// digit-major plans of k = 8 and 16 from 2^22 digits keep their halves
+    /// and need no such buffer.
     #[test]
     fn halves_by_default_only_where_half_launches_overlap() {
         let opts = KernelOptions::new(Radix::R4, MulForm::Wide64);
-        let halves = |k: usize, log_n: u32, variant: Variant, choice: Option<bool>| {
+        let halves = |k: usize, log_n: u32, variant: Variant, choice: Option<bool>, spare: bool| {
             let prime = crate::catalog_prime(k).unwrap();
             let shape = plan_shape(prime, variant, &opts, Some(false), log_n, 1).unwrap();
-            plan_halves(prime, variant, Radix::R4, &shape, choice)
+            plan_halves(prime, variant, Radix::R4, &shape, choice, spare)
         };
-        for (k, sizes) in [(32usize, 16..=20u32), (64, 15..=18), (128, 15..=16)] {
+        for (k, sizes) in [(32usize, 17..=20u32), (64, 16..=18), (128, 15..=16)] {
             for log_n in sizes {
-                assert_eq!(halves(k, log_n, Variant::Digits, None), None, "k = {k}, 2^{log_n}");
-                assert!(halves(k, log_n, Variant::Digits, Some(true)).is_some(), "k = {k}, 2^{log_n}");
+                let at = format!("k = {k}, 2^{log_n}");
+                assert_eq!(halves(k, log_n, Variant::Digits, None, false), None, "{at}");
+                assert!(halves(k, log_n, Variant::Digits, Some(true), false).is_some_and(|h| !h.spare_last), "{at}");
+                let spare = halves(k, log_n, Variant::Digits, None, true).expect(&at);
+                assert!(spare.spare_last, "{at}");
+                let layouts = PassLayout::of_plan(
+                    Variant::Digits,
+                    &plan_shape(crate::catalog_prime(k).unwrap(), Variant::Digits, &opts, Some(false), log_n, 1).unwrap(),
+                );
+                assert!((0..layouts.len()).all(|j| !spare.joins_before(&layouts, j)), "{at}");
             }
         }
         for log_n in 19..=24 {
-            assert!(halves(8, log_n, Variant::Table, None).is_some(), "k = 8, 2^{log_n}");
+            let h = halves(8, log_n, Variant::Table, None, true).expect("k = 8 in halves");
+            assert!(!h.spare_last, "k = 8, 2^{log_n}");
         }
-        assert!(halves(16, 20, Variant::Table, None).is_some());
-        assert_eq!(halves(8, 20, Variant::Table, Some(false)), None);
+        assert!(halves(16, 20, Variant::Table, None, false).is_some());
+        assert_eq!(halves(8, 20, Variant::Table, Some(false), true), None);
     }
 }
