@@ -15,8 +15,8 @@
 //!   variant (the workgroup variant up to [`LARGE_WORKGROUP_MAX_K`]) at two
 //!   [`large_sizes`], the sizes whose default plans run as production ones do
 //!   (launches in halves where the default runs them, launch tables, the
-//!   superblock order), at single
-//!   outputs against their definition and the inverse back.
+//!   superblock order), at single outputs against their definition and the
+//!   inverse back.
 //!
 //! Inputs are the representation's edge values followed by random elements.
 //! Every case is one [`Case`]; a failed case says how many outputs differ.
@@ -98,10 +98,9 @@ pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
 /// The large sizes checked for a prime: the least 2^a ≥ 2^16 whose plans
 /// hold [`emit::HALVES_MIN_DIGITS`] digits (where default plans start to run
 /// launches in halves, the digits variant's where the device holds a third
-/// vector, `emit::plan_halves`;
-/// for k ≤ 8 also the table variant's launch tables and
-/// the superblock order), and 2^(a+1), so that one of them is a power of K
-/// or not as the other is not; within the prime's two-adicity.
+/// vector, `emit::plan_halves`; for k ≤ 8 also the table variant's launch
+/// tables and the superblock order), and 2^(a+1), so that one of them is a
+/// power of K or not as the other is not; within the prime's two-adicity.
 pub fn large_sizes(prime: &Prime) -> Vec<usize> {
     let a = (emit::HALVES_MIN_DIGITS / prime.k()).max(1 << 16).trailing_zeros();
     (a..=a + 1).filter(|&l| l <= prime.two_adicity()).map(|l| 1usize << l).collect()
@@ -466,8 +465,8 @@ mod tests {
     /// The large sizes of every catalog prime: two consecutive powers of two
     /// from 2^16, the first the least holding HALVES_MIN_DIGITS digits; there
     /// the default plan of every radix runs launches in halves (the digits
-    /// variant's with a third vector for its last launch, `emit::plan_halves`), and for
-    /// k ≤ 8 the table variant's plan reads launch tables.
+    /// variant's with a third vector for its last launch, `emit::plan_halves`),
+    /// and for k ≤ 8 the table variant's plan reads launch tables.
     #[test]
     fn large_sizes_reach_the_production_plans() {
         for prime in srgfn_gen::prime::catalog() {

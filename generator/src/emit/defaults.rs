@@ -507,18 +507,18 @@ mod tests {
     /// By default halves run only where two half-launches follow each other
     /// without a join.  The digits plans of 2^22 digits and more (k = 32 from
     /// 2^17, k = 64 from 2^16, k = 128 from 2^15), whose halved launches end
-    /// in the last, layout-changing one,
-    /// run in halves where their last launch has a buffer of its own (the
-    /// queues then join nowhere), and otherwise whole unless asked.  The
-    /// digit-major plans of k = 8 and 16 from 2^22 digits keep their halves
-    /// and need no such buffer.
+    /// in the last, layout-changing one, run in halves where their last
+    /// launch has a buffer of its own (the queues then join nowhere), and
+    /// otherwise whole unless asked.  The digit-major plans of k = 8 and 16
+    /// from 2^22 digits keep their halves and need no such buffer.
     #[test]
     fn halves_by_default_only_where_half_launches_overlap() {
         let opts = KernelOptions::new(Radix::R4, MulForm::Wide64);
+        let shape = |k: usize, log_n: u32, variant: Variant| {
+            plan_shape(crate::catalog_prime(k).unwrap(), variant, &opts, Some(false), log_n, 1).unwrap()
+        };
         let halves = |k: usize, log_n: u32, variant: Variant, choice: Option<bool>, spare: bool| {
-            let prime = crate::catalog_prime(k).unwrap();
-            let shape = plan_shape(prime, variant, &opts, Some(false), log_n, 1).unwrap();
-            plan_halves(prime, variant, Radix::R4, &shape, choice, spare)
+            plan_halves(crate::catalog_prime(k).unwrap(), variant, Radix::R4, &shape(k, log_n, variant), choice, spare)
         };
         for (k, sizes) in [(32usize, 17..=20u32), (64, 16..=18), (128, 15..=16)] {
             for log_n in sizes {
@@ -527,10 +527,7 @@ mod tests {
                 assert!(halves(k, log_n, Variant::Digits, Some(true), false).is_some_and(|h| !h.spare_last), "{at}");
                 let spare = halves(k, log_n, Variant::Digits, None, true).expect(&at);
                 assert!(spare.spare_last, "{at}");
-                let layouts = PassLayout::of_plan(
-                    Variant::Digits,
-                    &plan_shape(crate::catalog_prime(k).unwrap(), Variant::Digits, &opts, Some(false), log_n, 1).unwrap(),
-                );
+                let layouts = PassLayout::of_plan(Variant::Digits, &shape(k, log_n, Variant::Digits));
                 assert!((0..layouts.len()).all(|j| !spare.joins_before(&layouts, j)), "{at}");
             }
         }
