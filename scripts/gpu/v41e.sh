@@ -9,13 +9,5 @@ export SRGFN_CACHE_DIR=/tmp/srgfn-cache; mkdir -p $SRGFN_CACHE_DIR; chmod 700 $S
 for i in 1 2 3; do
   ./.gpu/srgfn bench --prime "$K8" --min-log 16 --max-log 18 --variant table --radix 2,4 --fuse on,off --reps 50 --no-baselines --json $R/p-$i.json > $R/p-$i.txt 2>&1
 done
-python3 - $R <<'PY' | tee $R/summary.txt
-import json, glob, sys, collections, statistics
-t = collections.defaultdict(list)
-for f in sorted(glob.glob(sys.argv[1] + '/p-*.json')):
-    for r in json.load(open(f))['records']:
-        t[(r['log_n'], r['variant'])].append(r['median_ms'])
-for key in sorted(t):
-    print(key, 'median %.4f' % statistics.median(t[key]), ' '.join('%.4f' % x for x in t[key]))
-PY
+python3 scripts/gpu/rounds_table.py $R 'p-*.json' | tee $R/summary.txt
 cd $OUT && tar cf v41e.tar v41e && rm -rf v41e
