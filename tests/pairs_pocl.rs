@@ -134,3 +134,33 @@ fn pairs_in_halves_match_the_host() {
     // k = 4 at 8^5 among them, whose last launch v40's race hit
     assert!(without >= 2, "{without} plans ran without the third vector");
 }
+
+/// Without a radix asked for, each size's plan takes the radix of
+/// `emit::plan_radix` (k = 8's table plans take radix 2 from 2^17, as NVIDIA
+/// runs them with PTX), builds those kernels, and runs exactly: forward
+/// against the host and inverse back; the size below keeps the prime's
+/// default radix.
+#[test]
+fn default_plans_take_their_sizes_radix() {
+    let s = session();
+    for &(k, radix, min) in &srgfn_gen::emit::TABLE_RADIX_MIN_LOG_N {
+        let prime = catalog_prime(k).unwrap();
+        let f = Field::new(prime);
+        let fft = Fft::with_options(&s, prime, FftOptions { warp_emulation: true, ..FftOptions::default() }).unwrap();
+        assert_eq!(fft.radix(), srgfn_gen::emit::default_radix(prime));
+        assert_ne!(radix, fft.radix(), "k = {k}: the rule names the default radix");
+        for (log_n, want) in [(min - 1, fft.radix()), (min, radix)] {
+            let n = 1usize << log_n;
+            assert_eq!(fft.radix_for(log_n), want, "k = {k} 2^{log_n}");
+            fft.prepare(n).unwrap();
+            let mut plan = fft.plan(n, 1).unwrap();
+            assert_eq!((plan.radix(), plan.variant()), (want, Variant::Table), "k = {k} 2^{log_n}");
+            let x = inputs_with_edges(&f, n, log_n as u64);
+            let mut v = plan.upload_digits(&x).unwrap();
+            plan.forward(&mut v).unwrap();
+            assert!(plan.download_digits(&v).unwrap() == host_forward_digits(&f, &x, n), "k = {k} 2^{log_n}: forward ≠ host");
+            plan.inverse(&mut v).unwrap();
+            assert!(plan.download_digits(&v).unwrap() == x, "k = {k} 2^{log_n}: inverse(forward(x)) ≠ x");
+        }
+    }
+}

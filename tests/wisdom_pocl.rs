@@ -109,7 +109,8 @@ fn tune_times_every_candidate_and_records_a_choice() {
     let session = session();
     let prime = catalog_prime(4).unwrap().clone();
     let radix = srgfn_gen::emit::default_radix(&prime);
-    let t = measure(&session, &prime, radix, 8, 1, Selection::default()).unwrap();
+    let t = measure(&session, &prime, None, 8, 1, Selection::default()).unwrap();
+    assert_eq!(t.kernels.radix, radix, "the size's radix where none is given");
     let opts = srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64);
     let all = candidates(&prime, &opts);
     assert_eq!(t.timings.iter().map(|x| x.candidate).collect::<Vec<_>>(), all);
@@ -124,11 +125,11 @@ fn tune_times_every_candidate_and_records_a_choice() {
     assert!(c.ms <= c.default_ms && c.default_ms == t.default_ms().unwrap());
     assert_exact(&fft, 1 << 8, 3);
     // only the table variant asked for: it and the default are timed
-    let some = measure(&session, &prime, radix, 8, 1, Selection { only: &[Variant::Table], after: None }).unwrap();
+    let some = measure(&session, &prime, Some(radix), 8, 1, Selection { only: &[Variant::Table], after: None }).unwrap();
     let timed: Vec<_> = some.timings.iter().map(|x| x.candidate).collect();
     assert!(timed.contains(&some.default) && timed.iter().all(|c| c.variant == Variant::Table || *c == some.default), "{timed:?}");
     // after a size at which every candidate ran, a factor of 1 prunes all but the fastest and the default
-    let next = measure(&session, &prime, radix, 9, 1, Selection { only: &[], after: Some((&t, 1.0)) }).unwrap();
+    let next = measure(&session, &prime, Some(radix), 9, 1, Selection { only: &[], after: Some((&t, 1.0)) }).unwrap();
     let (fastest, _) = t.best().unwrap();
     for x in &next.timings {
         let kept = x.candidate == fastest || x.candidate == next.default;

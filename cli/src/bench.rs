@@ -53,13 +53,13 @@ pub struct BenchArgs {
     /// Timed runs per size, after 3 warm-up runs [default: 20 on GPUs, 5 on CPUs; 10 and 3 with --quick].
     #[arg(long)]
     pub reps: Option<Size>,
-    /// Base-case radices to run, e.g. 2,4 [default: 2,4; the prime's default (2 for k = 16, else 4) with --quick].
+    /// Base-case radices to run, e.g. 2,4 [default: 2,4; with --quick or --default-variant each size's default (2 for k = 16, else 4, but 2 for k = 8 from 2^17 on NVIDIA)].
     #[arg(long, alias = "radices", value_delimiter = ',')]
     pub radix: Vec<u32>,
     /// Base-case variants to run, e.g. local,workgroup [default: every variant of the prime on GPUs, the default one on CPUs and with --quick].
     #[arg(long, alias = "variants", value_enum, value_delimiter = ',')]
     pub variant: Vec<VariantArg>,
-    /// Run the variant each size takes by default, as `srgfn fft` does (on NVIDIA k = 8 takes the table variant from 2^16, with its passes in pairs up to 2^18), instead of the variants above.
+    /// Run the variant each size takes by default, as `srgfn fft` does (on NVIDIA k = 8 takes the table variant from 2^16, with its passes in pairs up to 2^18 at radix 4, 2^17 at radix 2), instead of the variants above; without --radix, each size's default radix too.
     #[arg(long, conflicts_with = "variant")]
     pub default_variant: bool,
     /// Fusion settings to run, e.g. on,off (two passes per launch; local variant) [default: the prime's default].
@@ -88,7 +88,7 @@ pub struct BenchArgs {
     /// Only the arithmetic micro-benchmarks (implies --micro).
     #[arg(long)]
     pub micro_only: bool,
-    /// A one-minute overview on any device: the suite's primes at a few sizes, radix 2, the default variant.
+    /// A one-minute overview on any device: the suite's primes at a few sizes, each size's default radix and variant.
     #[arg(long)]
     pub quick: bool,
     /// Start no measurement after this many seconds [default: none on GPUs, 100 on CPUs, 50 with --quick].
@@ -111,9 +111,10 @@ pub struct BenchArgs {
 /// What one series measures at each of its sizes.
 #[derive(Clone, Copy)]
 enum Kind {
-    /// `variant`: None for the size's default (`emit::plan_variant`).
+    /// `radix` and `variant`: None for the size's default (`emit::plan_radix`,
+    /// `emit::plan_variant`).
     Forward {
-        radix: Radix,
+        radix: Option<Radix>,
         variant: Option<Variant>,
         mul: Option<MulForm>,
         fuse: Option<bool>,
@@ -161,7 +162,7 @@ impl Series {
         if self.fft.is_none() {
             let opts = match self.kind {
                 Kind::Forward { radix, variant, mul, fuse, halves, superblocks } => {
-                    FftOptions { radix: Some(radix), variant, mul, fuse, halves, superblocks, ..FftOptions::default() }
+                    FftOptions { radix, variant, mul, fuse, halves, superblocks, ..FftOptions::default() }
                 }
                 _ => FftOptions::default(),
             };
@@ -175,7 +176,7 @@ impl Series {
     fn measure(&mut self, session: &Session, log_n: u32, reps: usize, roof: &Roofline, core_rate: Option<f64>) -> Result<Vec<Record>> {
         let n = 1usize << log_n;
         Ok(match self.kind {
-            Kind::Forward { radix, .. } => vec![bench_forward(&self.fft(session)?, radix, n, reps, roof, core_rate)?],
+            Kind::Forward { .. } => vec![bench_forward(&self.fft(session)?, n, reps, roof, core_rate)?],
             Kind::NoTrick => vec![bench_notrick(&self.fft(session)?, n, reps.min(10), roof)?],
             Kind::SmallPrimes => match check_coverage(2 * self.prime.k(), n) {
                 Ok(()) => bench_small_primes(session, &self.prime, n, reps, roof)?,
@@ -222,18 +223,19 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
             add(Kind::SmallPrimes);
             continue;
         }
-        // no --radix: both, or with --quick the prime's default
-        let radices = match (chosen.is_empty(), args.quick) {
-            (false, _) => chosen.clone(),
-            (true, true) => vec![default_radix(&prime)],
-            (true, false) => vec![Radix::R2, Radix::R4],
+        // no --radix: both, or with --quick or --default-variant each size's default
+        let radices: Vec<Option<Radix>> = match (chosen.is_empty(), args.quick || args.default_variant) {
+            (false, _) => chosen.iter().copied().map(Some).collect(),
+            (true, true) => vec![None],
+            (true, false) => vec![Some(Radix::R2), Some(Radix::R4)],
         };
         for &radix in &radices {
             for &variant in &variants {
                 for &mul in &muls {
                     for &fuse in &fusions {
                         // an explicit "on" runs where the variant has a fused kernel (the table variant's with PTX)
-                        let with_ptx = KernelOptions { ptx: true, ..KernelOptions::new(radix, MulForm::Wide64) };
+                        let r = radix.unwrap_or_else(|| default_radix(&prime));
+                        let with_ptx = KernelOptions { ptx: true, ..KernelOptions::new(r, MulForm::Wide64) };
                         if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), &with_ptx) {
                             for &halves in &halves {
                                 for &superblocks in &superblocks {

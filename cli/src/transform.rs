@@ -235,10 +235,12 @@ pub fn plan(args: PlanArgs) -> Result<()> {
     let halves = plan_halves(&prime, variant, radix, &shape, args.halves.map(HalvesArg::on), true);
     // the vectors between launches: the first launch's output (emit::digits::PassLayout)
     let element_major = srgfn_gen::emit::digits::PassLayout::of_launch(variant, &shape, 0).output_element_major;
-    // the variant this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant)
-    let with_ptx =
-        srgfn_gen::emit::KernelOptions { ptx: true, ..srgfn_gen::emit::KernelOptions::new(radix, srgfn_gen::emit::MulForm::Wide64) };
+    // the variant and radix this size takes on NVIDIA, where the kernels have PTX (emit::plan_variant,
+    // emit::plan_radix)
+    let mut with_ptx = srgfn_gen::emit::KernelOptions { ptx: true, ..plain };
     let nvidia = srgfn_gen::emit::plan_variant(&prime, None, log_n, &with_ptx);
+    let nvidia_radix = srgfn_gen::emit::plan_radix(&prime, None, None, log_n, &with_ptx);
+    with_ptx.radix = nvidia_radix;
     let nvidia_shape = plan_shape(&prime, nvidia, &with_ptx, fuse, log_n, batch as usize)?;
     let nvidia_element_major = srgfn_gen::emit::digits::PassLayout::of_launch(nvidia, &nvidia_shape, 0).output_element_major;
     // the launches that read a twiddle table of their own (emit::launch_tables), as "j (2^m entries)"
@@ -253,6 +255,8 @@ pub fn plan(args: PlanArgs) -> Result<()> {
         let mut value = serde_json::to_value(&shape)?;
         value["variant"] = serde_json::Value::String(variant.name().to_string());
         value["variant_on_nvidia"] = serde_json::Value::String(nvidia.name().to_string());
+        value["expansion_radix"] = serde_json::Value::from(radix.number());
+        value["expansion_radix_on_nvidia"] = serde_json::Value::from(nvidia_radix.number());
         value["halves"] = serde_json::to_value(halves)?;
         value["element_major_between_launches"] = serde_json::Value::Bool(element_major);
         value["element_major_between_launches_on_nvidia"] = serde_json::Value::Bool(nvidia_element_major);
@@ -289,13 +293,14 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 own.join(", ")
             );
         }
-        if nvidia != variant {
+        if nvidia != variant || nvidia_radix != radix {
             let other = &nvidia_shape;
-            let halves = plan_halves(&prime, nvidia, radix, other, args.halves.map(HalvesArg::on), true);
+            let halves = plan_halves(&prime, nvidia, nvidia_radix, other, args.halves.map(HalvesArg::on), true);
             let own = own_tables(nvidia, other);
             println!(
-                "on NVIDIA (kernels with PTX) this size runs the {} variant instead (emit::plan_variant): the same {} passes in {} launches{}{}{}",
+                "on NVIDIA (kernels with PTX) this size runs the {} variant{} instead (emit::plan_variant, emit::plan_radix): the same {} passes in {} launches{}{}{}",
                 nvidia.name(),
+                if nvidia_radix != radix { format!(" at radix {}", nvidia_radix.number()) } else { String::new() },
                 other.passes.len(),
                 other.launches().len(),
                 halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift)),
@@ -319,7 +324,14 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             let cache = srgfn::ProgramCache::from_env().unwrap_or_else(|_| srgfn::ProgramCache::disabled());
             if let Some(path) = srgfn::Wisdom::default_path(&cache) {
                 let wisdom = srgfn::Wisdom::read(&path)?;
-                for (key, c) in wisdom.entries_of(&prime.to_string(), radix.number() as u32, log_n) {
+                // entries of kernels with PTX were measured at the radix NVIDIA's plans take
+                let mut entries = wisdom.entries_of(&prime.to_string(), radix.number() as u32, log_n);
+                if nvidia_radix != radix {
+                    entries.retain(|(key, _)| !key.ptx);
+                    let on_nvidia = wisdom.entries_of(&prime.to_string(), nvidia_radix.number() as u32, log_n);
+                    entries.extend(on_nvidia.into_iter().filter(|(key, _)| key.ptx));
+                }
+                for (key, c) in entries {
                     println!(
                         "wisdom ({}): on {} ({}) srgfn tune measured the {} variant{} fastest at this size ({:.4} ms against {:.4} for the default); plans there run it",
                         path.display(),

@@ -9,7 +9,7 @@ use srgfn::Wisdom;
 
 use srgfn_gen::emit::Variant;
 
-use super::opts::{check_variant, radix_or_default, DeviceOpts, VariantArg};
+use super::opts::{check_variant, parse_radix, DeviceOpts, VariantArg};
 use super::primes::parse_prime;
 
 #[derive(Args, Debug)]
@@ -26,7 +26,7 @@ pub struct TuneArgs {
     /// Timed runs per variant and size, after 3 warm-up runs [default: 10 on GPUs, 3 on CPUs].
     #[arg(long)]
     pub reps: Option<usize>,
-    /// Radix of the kernels [default: the prime's, 2 for k = 16, else 4].
+    /// Radix of the kernels [default: each size's, as plans take it: 2 for k = 16, else 4, but 2 for k = 8 from 2^17 on NVIDIA].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Variants to time, e.g. local,table (each with its fused form, where it has one) [default: every variant of the prime]; the default is always timed.
@@ -45,7 +45,8 @@ pub struct TuneArgs {
 pub fn tune(args: TuneArgs) -> Result<()> {
     let session = args.dev.session()?;
     let prime = parse_prime(&args.prime)?;
-    let radix = radix_or_default(args.radix, &prime)?;
+    // no --radix: each size's default (Fft::radix_for), whose kernels its wisdom applies to
+    let radix = args.radix.map(parse_radix).transpose()?;
     let gpu = session.device().is_gpu();
     let min_log = args.min_log.unwrap_or(if gpu { 16 } else { 10 }).max(1);
     let max_log = args
@@ -75,8 +76,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         format!("the {} variant(s) and the default", only.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "))
     };
     eprintln!(
-        "timing {which} of {prime} (radix {}) on {}, N = 2^{min_log} … 2^{max_log}, {reps} runs each",
-        radix.number(),
+        "timing {which} of {prime} ({}) on {}, N = 2^{min_log} … 2^{max_log}, {reps} runs each",
+        radix.map_or("each size's default radix".to_string(), |r| format!("radix {}", r.number())),
         session.device().describe()
     );
     println!("{:>6}  {:<16} {:>10}  {:<16} {:>10} {:>7}  {:<16} timed", "log_n", "default", "ms", "fastest", "ms", "gain", "recorded");

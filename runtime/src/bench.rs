@@ -441,18 +441,12 @@ pub fn forward_median_ms(fft: &Fft, n: usize, reps: usize) -> Result<f64> {
 
 /// Times the forward transform of a plan of size n (one vector); with the
 /// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
-pub fn bench_forward(
-    fft: &Fft,
-    radix: srgfn_gen::rules::Radix,
-    n: usize,
-    reps: usize,
-    roof: &Roofline,
-    core_rate_g: Option<f64>,
-) -> Result<Record> {
+pub fn bench_forward(fft: &Fft, n: usize, reps: usize, roof: &Roofline, core_rate_g: Option<f64>) -> Result<Record> {
     let (plan, t) = timed_forward(fft, n, reps)?;
     let shape = plan.shape().clone();
+    let radix = plan.radix();
     let mul = fft.mul().name();
-    let ptx = if fft.kernels().options().ptx { "-ptx" } else { "" };
+    let ptx = if plan.kernels().options().ptx { "-ptx" } else { "" };
     let fused = match fft.fuse_option() {
         Some(true) => "-fused",
         Some(false) => "-unfused",

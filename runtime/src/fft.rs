@@ -44,14 +44,22 @@ mod transfer;
 pub(crate) use fourstep::min_log_n as min_split_log_n;
 pub use fourstep::{FourStep, FourStepStats};
 
+/// Kernels by (segments of a vector, radix number).
+type KernelMap = BTreeMap<(u32, u32), Arc<FieldKernels>>;
+
 /// Transforms and products over one prime on one device: the prime's
 /// kernels (emitted, and built on first use) and the options they were
 /// emitted with.  Cheap to clone (shared); make [`Plan`]s from it.
 #[derive(Clone)]
 pub struct Fft {
+    /// The kernels of the caller's radix, else the prime's default ([`emit::default_radix`]).
     kernels: Arc<FieldKernels>,
-    /// The kernels emitted for vectors in segments, by segment count (made on demand).
-    segmented: Arc<Mutex<BTreeMap<u32, Arc<FieldKernels>>>>,
+    /// The caller's radix ([`FftOptions::radix`]); if none, each plan takes its
+    /// size's ([`emit::plan_radix`]).
+    radix_chosen: Option<Radix>,
+    /// The other kernels plans take, by segment count and radix (made on demand):
+    /// for vectors in segments, or at a size's radix ([`Fft::radix_for`]).
+    others: Arc<Mutex<KernelMap>>,
     field: Arc<Field>,
     /// The caller's variant, else the prime's default ([`emit::variants_for`]).
     variant: Variant,
@@ -66,15 +74,17 @@ pub struct Fft {
     superblocks: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
     max_buffer: u64,
-    /// The session's measured choices for these kernels by log2 N
-    /// ([`crate::Wisdom`]): used where the caller chose neither variant nor fusion.
+    /// The session's measured choices by log2 N for the kernels of the size's
+    /// radix ([`crate::Wisdom`]): used where the caller chose neither variant nor fusion.
     measured: Arc<BTreeMap<u32, Choice>>,
 }
 
 /// Options of an [`Fft`]: the base-case radix and variant.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FftOptions {
-    /// Radix of the DFT_K expansion (default: `emit::default_radix`, 2 for k = 16, else 4).
+    /// Radix of the DFT_K expansion (default: per size, `emit::plan_radix`:
+    /// `emit::default_radix`, 2 for k = 16, else 4, but 2 for k = 8's table
+    /// plans with PTX from 2^17).
     pub radix: Option<Radix>,
     /// Base-case variant (default: the first of [`emit::variants_for`], or
     /// per size where [`emit::plan_variant`] picks another).
@@ -143,14 +153,22 @@ impl Fft {
             (None, d) => d,
         };
         emit::check_fuse(prime, variant, &kernels.options(), opts.fuse).map_err(|e| Error::option(e.to_string()))?;
-        let measured = if opts.variant.is_none() && opts.fuse.is_none() {
-            session.wisdom().choices_for(session.device(), prime, &kernels.options())?
-        } else {
-            BTreeMap::new()
-        };
+        let mut measured = BTreeMap::new();
+        if opts.variant.is_none() && opts.fuse.is_none() {
+            // each size's entries for the kernels of its radix
+            for r in [Radix::R2, Radix::R4] {
+                let of_r = KernelOptions { radix: r, ..kernels.options() };
+                for (log_n, c) in session.wisdom().choices_for(session.device(), prime, &of_r)? {
+                    if emit::plan_radix(prime, opts.radix, None, log_n, &of_r) == r {
+                        measured.insert(log_n, c);
+                    }
+                }
+            }
+        }
         Ok(Fft {
             kernels: Arc::new(kernels),
-            segmented: Arc::default(),
+            radix_chosen: opts.radix,
+            others: Arc::default(),
             field: Arc::new(Field::new(prime)),
             variant,
             variant_chosen: opts.variant.is_some(),
@@ -178,18 +196,20 @@ impl Fft {
     pub(crate) fn kernels(&self) -> &FieldKernels {
         &self.kernels
     }
-    /// The kernels for data vectors in `segments` (emitted on first use).
-    fn kernels_for(&self, segments: u32) -> Result<Arc<FieldKernels>> {
-        if segments <= 1 {
+    /// The kernels of `radix` for data vectors in `segments` (emitted on first use).
+    fn kernels_for(&self, segments: u32, radix: Radix) -> Result<Arc<FieldKernels>> {
+        let segments = segments.max(1);
+        if segments == 1 && radix == self.kernels.radix() {
             return Ok(self.kernels.clone());
         }
-        let mut map = self.segmented.lock().expect("kernel map");
-        if let Some(k) = map.get(&segments) {
+        let mut map = self.others.lock().expect("kernel map");
+        let key = (segments, radix.number() as u32);
+        if let Some(k) = map.get(&key) {
             return Ok(k.clone());
         }
-        let opts = KernelOptions { segments, ..self.kernels.options() };
+        let opts = KernelOptions { segments, radix, ..self.kernels.options() };
         let k = Arc::new(FieldKernels::with_options(self.session(), self.prime(), opts)?);
-        map.insert(segments, k.clone());
+        map.insert(key, k.clone());
         Ok(k)
     }
     /// The largest device buffer a plan allocates, in bytes (0: no limit known).
@@ -215,8 +235,24 @@ impl Fft {
         if let Some(c) = self.measured.get(&log_n) {
             return c.variant;
         }
-        let chosen = self.variant_chosen.then_some(self.variant);
-        emit::plan_variant(self.prime(), chosen, log_n, &self.kernels.options())
+        emit::plan_variant(self.prime(), self.chosen_variant(), log_n, &self.kernels.options())
+    }
+
+    fn chosen_variant(&self) -> Option<Variant> {
+        self.variant_chosen.then_some(self.variant)
+    }
+
+    /// The radix a plan of size 2^log_n runs: the caller's, else the size's
+    /// ([`emit::plan_radix`]; the measured choice of variant, if any, was
+    /// measured with that radix's kernels).
+    pub fn radix_for(&self, log_n: u32) -> Radix {
+        emit::plan_radix(self.prime(), self.radix_chosen, self.chosen_variant(), log_n, &self.kernels.options())
+    }
+
+    /// What the kernels of a plan of size 2^log_n are emitted for
+    /// ([`Fft::kernel_options`] at the size's radix, [`Fft::radix_for`]).
+    pub fn kernel_options_for(&self, log_n: u32) -> KernelOptions {
+        KernelOptions { radix: self.radix_for(log_n), ..self.kernels.options() }
     }
 
     /// The fusion a plan of size 2^log_n asks for: the caller's, else the
@@ -228,7 +264,7 @@ impl Fft {
     /// Whether plans of size 2^log_n run two levels per launch ([`emit::plan_fuses`]
     /// with the caller's or the measured fusion).
     pub fn fuses_at(&self, log_n: u32) -> bool {
-        emit::plan_fuses(self.prime(), self.variant_for(log_n), &self.kernel_options(), self.fuse_for(log_n), log_n)
+        emit::plan_fuses(self.prime(), self.variant_for(log_n), &self.kernel_options_for(log_n), self.fuse_for(log_n), log_n)
     }
 
     /// The session's measured choice for plans of size 2^log_n, where one applies
@@ -253,9 +289,11 @@ impl Fft {
     /// The passes and launches of a transform of size 2^log_n on `batch`
     /// vectors with these kernels ([`emit::plan_shape`]).
     pub(crate) fn shape(&self, log_n: u32, batch: usize) -> Result<PlanShape> {
-        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), &self.kernel_options(), self.fuse_for(log_n), log_n, batch)?)
+        Ok(emit::plan_shape(self.prime(), self.variant_for(log_n), &self.kernel_options_for(log_n), self.fuse_for(log_n), log_n, batch)?)
     }
-    /// The radix of the base-case expansion.
+    /// The radix of the base-case expansion: the caller's, else the prime's
+    /// default ([`emit::default_radix`]); plans of some sizes take another
+    /// where the caller chose none ([`Fft::radix_for`]).
     pub fn radix(&self) -> Radix {
         self.kernels.radix()
     }
@@ -263,7 +301,7 @@ impl Fft {
     pub fn mul(&self) -> MulForm {
         self.kernels.mul()
     }
-    /// What the kernels are emitted for: radix, f_mul form, PTX.
+    /// What the kernels are emitted for: radix ([`Fft::radix`]), f_mul form, PTX.
     pub fn kernel_options(&self) -> KernelOptions {
         self.kernels.options()
     }
@@ -279,7 +317,7 @@ impl Fft {
         let variant = self.variant_for(n.trailing_zeros());
         // the launch tables' kernels too, as plans build them where memory allows
         let own: Vec<bool> = emit::launch_tables(variant, &shape).iter().map(Option::is_some).collect();
-        self.kernels_for(segments)?.prepare(variant, &shape, &own)
+        self.kernels_for(segments, self.radix_for(n.trailing_zeros()))?.prepare(variant, &shape, &own)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -479,18 +517,18 @@ impl Plan {
         let k = prime.k();
         let total = shape.n * batch;
         let seg = total / segments as usize;
-        let kernels = fft.kernels_for(segments)?;
+        let kernels = fft.kernels_for(segments, fft.radix_for(log_n))?;
         // a third vector for the last launch where the halves would otherwise wait for each other
         // before it (emit::plan_halves), where the device holds it; a failed allocation (the first
         // of the plan's) leaves the plan without it
         let (spare_need, _) = memory::plan_need_split(&prime, variant, shape.n as u128, batch as u128, 2, fft.max_buffer);
         let spare_fits = memory::check(&subject, spare_need, Some(&fft.limits()), "").is_ok();
-        let mut halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves, spare_fits);
+        let mut halves = emit::plan_halves(&prime, variant, kernels.radix(), &shape, fft.halves, spare_fits);
         let spare = match halves {
             Some(h) if h.spare_last => match (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>() {
                 Ok(bufs) => Some(bufs),
                 Err(_) => {
-                    halves = emit::plan_halves(&prime, variant, fft.radix(), &shape, fft.halves, false);
+                    halves = emit::plan_halves(&prime, variant, kernels.radix(), &shape, fft.halves, false);
                     None
                 }
             },
@@ -565,6 +603,10 @@ impl Plan {
     /// The base-case variant this plan's launches run ([`Fft::variant_for`]).
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+    /// The radix of the DFT_K expansion this plan's kernels run ([`Fft::radix_for`]).
+    pub fn radix(&self) -> Radix {
+        self.kernels.radix()
     }
     /// The launches of a transform (passes, their radices and twiddles).
     pub fn shape(&self) -> &PlanShape {

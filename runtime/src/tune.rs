@@ -120,14 +120,17 @@ impl Selection<'_> {
 
 /// Times the forward transforms of size 2^log_n (`reps` timed runs each
 /// after 3 warm-up runs, data resident on the device) of the candidates
-/// of [`candidates`] that `sel` keeps, the default in any case.  A candidate
+/// of [`candidates`] that `sel` keeps, the default in any case, with the
+/// kernels of `radix`, else of the size's radix ([`Fft::radix_for`]).  A candidate
 /// that cannot run (memory, …) or that `sel` prunes is reported with the
 /// reason, not measured; other errors end the measurement.
-pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps: usize, sel: Selection) -> Result<SizeTimings> {
+pub fn measure(session: &Session, prime: &Prime, radix: Option<Radix>, log_n: u32, reps: usize, sel: Selection) -> Result<SizeTimings> {
     let plain = session.clone().with_wisdom(Wisdom::empty());
-    let default_fft = Fft::with_options(&plain, prime, FftOptions { radix: Some(radix), ..FftOptions::default() })?;
+    let default_fft = Fft::with_options(&plain, prime, FftOptions { radix, ..FftOptions::default() })?;
     let variant = default_fft.variant_for(log_n);
-    let kopts = default_fft.kernel_options();
+    // the size's radix where none was given (Fft::radix_for): the kernels its wisdom applies to
+    let kopts = default_fft.kernel_options_for(log_n);
+    let radix = kopts.radix;
     let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, &kopts, None, log_n) };
     let mut timings = Vec::new();
     for candidate in candidates(prime, &kopts) {
@@ -148,7 +151,7 @@ pub fn measure(session: &Session, prime: &Prime, radix: Radix, log_n: u32, reps:
         };
         timings.push(Timing { candidate, ms });
     }
-    Ok(SizeTimings { log_n, timings, default, kernels: default_fft.kernel_options() })
+    Ok(SizeTimings { log_n, timings, default, kernels: kopts })
 }
 
 /// A candidate replaces the default only where it is faster by more than

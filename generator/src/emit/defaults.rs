@@ -58,6 +58,36 @@ pub fn default_radix(prime: &Prime) -> Radix {
     }
 }
 
+/// (k, radix, smallest log2 N) where a plan of the table variant with its
+/// stages through the warp (`warp_stages::applies`: NVIDIA with PTX) takes
+/// another radix than [`default_radix`] when the caller chose none.  H200,
+/// v41 (docs/perf/h200-v41/radix, final code, both radices in one process,
+/// two or three rounds): k = 8 at radix 2 against 4, 2^17 (pairs) 0.0631
+/// against 0.0653 ms, 2^18 0.1029 against 0.1037, 2^19 0.1667 / 0.1701,
+/// 2^20 0.3102 / 0.3121, 2^22 1.4307 / 1.4531, 2^23 2.9122 / 2.9856, 2^24
+/// level; 2^16 level (0.0438 / 0.0434), where the fused local variant below
+/// it runs much slower at radix 2 (0.0746 against 0.0490), so the radix is
+/// chosen per size.
+pub const TABLE_RADIX_MIN_LOG_N: [(usize, Radix, u32); 1] = [(8, Radix::R2, 17)];
+
+/// The radix of the DFT_K expansion a plan of size 2^log_n runs: the
+/// caller's (`chosen`), else [`TABLE_RADIX_MIN_LOG_N`]'s where the plan's
+/// variant ([`plan_variant`] with `chosen_variant`) is the table variant
+/// with its stages through the warp, else [`default_radix`].  `opts`: the
+/// kernel options but their radix (PTX, warp emulation), which the variant
+/// does not depend on.
+pub fn plan_radix(prime: &Prime, chosen: Option<Radix>, chosen_variant: Option<Variant>, log_n: u32, opts: &super::KernelOptions) -> Radix {
+    if let Some(r) = chosen {
+        return r;
+    }
+    let k = prime.k();
+    let table = plan_variant(prime, chosen_variant, log_n, opts) == Variant::Table && super::warp_stages::applies(k, 2 * k, opts);
+    TABLE_RADIX_MIN_LOG_N
+        .iter()
+        .find(|&&(tk, _, min)| table && tk == k && log_n >= min)
+        .map_or_else(|| default_radix(prime), |&(_, r, _)| r)
+}
+
 /// Where a variant's plans put their pass of radix below the largest.  The
 /// digits variant holds one block (one κ) per work-group at the largest radix
 /// for k ≥ 32 and skips a warp's products when its elements' twiddles are
@@ -103,15 +133,23 @@ pub enum CappedKernel {
 ///   launch ran 1–2% faster from 2^20 (2^22 0.3607 → 0.3548 ms, 2^23 0.7125
 ///   → 0.6980) and the transform 0.1–0.5%; 88 was slower (still five), 80
 ///   between, 64 3–6% slower (72 bytes of stack), 56 50% slower.
+/// * The same kernels at radix 2, which k = 8's plans take from 2^17
+///   ([`TABLE_RADIX_MIN_LOG_N`]; H200, v42, docs/perf/h200-v42/first,
+///   three alternated processes): first2 holds 88 registers and the pair
+///   114; capped at 72 (16 and 24 bytes of stack) the transform ran 0.5–0.8%
+///   faster from 2^19 (2^20 0.3116 → 0.3100 ms, 2^22 1.4334 → 1.4243, 2^24
+///   5.8241 → 5.7847), level at 2^17 and 2^18, where the pair runs.
 ///
 /// Every cap tried on the other defaults was slower or within noise: k = 2
 /// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
 /// spills), k = 32 table 96 and 128 (−30 to −70%), k = 8's twiddled table
 /// pass 72 and 64 (+1.5%, +8%; v38 `cap-table/`).
-pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 3] = [
+pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 5] = [
     (8, Variant::Local, Radix::R4, CappedKernel::TwiddledPass, 96),
     (8, Variant::Table, Radix::R4, CappedKernel::First2, 72),
     (8, Variant::Table, Radix::R4, CappedKernel::Pair, 72),
+    (8, Variant::Table, Radix::R2, CappedKernel::First2, 72),
+    (8, Variant::Table, Radix::R2, CappedKernel::Pair, 72),
 ];
 
 /// The register cap of `kernel` of `variant` (see [`PTX_REGISTER_CAPS`]):
@@ -231,7 +269,10 @@ pub fn fuse_default(prime: &Prime, variant: Variant, radix: Radix, log_n: u32) -
 /// 2^20 +4%, and at 2^24 +37% (its R² inputs n/4 bytes apart).  Five
 /// alternated processes (`small/`, `pairs18/`): 2^16 0.0506 → 0.0412,
 /// 2^17 0.0712 → 0.0641, 2^18 0.1041 → 0.1034 ms.
-pub const TABLE_PAIRS_DEFAULT_LOG_N: [(usize, Radix, u32, u32); 1] = [(8, Radix::R4, 16, 18)];
+/// Radix 2 (v41, `radix/`, three rounds): pairs at 2^17 0.0631 against
+/// 0.0848 ms, where [`TABLE_RADIX_MIN_LOG_N`] takes it; at 2^18 level
+/// (0.1038 against 0.1029).
+pub const TABLE_PAIRS_DEFAULT_LOG_N: [(usize, Radix, u32, u32); 2] = [(8, Radix::R4, 16, 18), (8, Radix::R2, 16, 17)];
 
 /// Whether a plan of size 2^log_n with these kernels fuses passes: where the
 /// variant can, as `choice` says, else by [`fuse_default`].
@@ -402,8 +443,9 @@ mod tests {
     }
 
     /// The table variant fuses its passes in pairs by default only where v40
-    /// measured it faster (k = 8, radix 4, 2^16 … 2^18), and only with its
-    /// stages through the warp (PTX, or emulated shuffles in tests).
+    /// and v41 measured it faster (k = 8, radix 4 at 2^16 … 2^18, radix 2 at
+    /// 2^16 and 2^17), and only with its stages through the warp (PTX, or
+    /// emulated shuffles in tests).
     #[test]
     fn table_pairs_by_default_at_k8_2_16_to_2_18() {
         let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
@@ -416,7 +458,10 @@ mod tests {
             let want = (16..=18).contains(&log_n);
             assert_eq!(plan_fuses(&k8, Variant::Table, &ptx, None, log_n), want, "2^{log_n}");
             assert!(!plan_fuses(&k8, Variant::Table, &plain, None, log_n));
-            assert!(!plan_fuses(&k8, Variant::Table, &KernelOptions { radix: Radix::R2, ..ptx }, None, log_n));
+            assert_eq!(
+                plan_fuses(&k8, Variant::Table, &KernelOptions { radix: Radix::R2, ..ptx }, None, log_n),
+                (16..=17).contains(&log_n)
+            );
             assert!(plan_fuses(&k8, Variant::Table, &ptx, Some(true), log_n) && !plan_fuses(&k8, Variant::Table, &ptx, Some(false), log_n));
         }
         // k = 16's table variant holds no whole superblock in a work-group: no pairs
@@ -443,6 +488,34 @@ mod tests {
         }
     }
 
+    /// k = 8's table plans with PTX take radix 2 from 2^17 where the caller
+    /// chose no radix; a chosen radix, another variant, kernels without PTX
+    /// and the other primes keep theirs.
+    #[test]
+    fn k8_table_plans_take_radix_2_from_2_17() {
+        let k8 = Prime::parse("(2^63+2^34)^8+1").unwrap();
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R4, MulForm::Wide64) };
+        let plain = KernelOptions::new(Radix::R4, MulForm::Wide64);
+        for log_n in 4..=24 {
+            let want = if log_n >= 17 { Radix::R2 } else { Radix::R4 };
+            assert_eq!(plan_radix(&k8, None, None, log_n, &ptx), want, "2^{log_n}");
+            assert_eq!(plan_radix(&k8, None, Some(Variant::Table), log_n, &ptx), want, "2^{log_n}");
+            assert_eq!(plan_radix(&k8, None, Some(Variant::Local), log_n, &ptx), Radix::R4);
+            assert_eq!(plan_radix(&k8, Some(Radix::R4), None, log_n, &ptx), Radix::R4);
+            assert_eq!(plan_radix(&k8, None, None, log_n, &plain), Radix::R4);
+            // the radix in the options does not choose it
+            let r2 = KernelOptions { radix: Radix::R2, ..ptx };
+            assert_eq!(plan_radix(&k8, None, None, log_n, &r2), want);
+            for (expr, default) in [("(2^64-2^50)^4+1", Radix::R4), ("(2^62+2^36)^16+1", Radix::R2), ("(2^62+2^56)^32+1", Radix::R4)] {
+                let p = Prime::parse(expr).unwrap();
+                assert_eq!(plan_radix(&p, None, None, log_n, &ptx), default, "{expr} 2^{log_n}");
+            }
+        }
+        // radix 2's pairs where it takes over, not beyond 2^17
+        let r2 = KernelOptions { radix: Radix::R2, ..ptx };
+        assert!(plan_fuses(&k8, Variant::Table, &r2, None, 17) && !plan_fuses(&k8, Variant::Table, &r2, None, 18));
+    }
+
     /// Caps land only where [`PTX_REGISTER_CAPS`] puts them (with PTX, k =
     /// 8's twiddled local pass and first-two-passes kernel): the file carries
     /// them, its source names them in its first line (so they key the program
@@ -454,16 +527,19 @@ mod tests {
             for ptx in [false, true] {
                 let opts = KernelOptions { ptx, ..KernelOptions::new(radix, MulForm::Wide64) };
                 let set = emit_with(&prime, &opts).unwrap();
-                let capped = ptx && prime.k() == 8 && radix == Radix::R4;
+                let capped = ptx && prime.k() == 8;
                 let r = if radix == Radix::R4 { "r4" } else { "r2" };
-                // (file, kernel, cap): the twiddled local pass, and with PTX (warp stages) the first2 and
-                // pair kernels (emit::first2), the pair's in the launch tables' file too
-                let caps = [
-                    (format!("dft16_{r}_local"), format!("dft16_{r}_local"), 96),
+                // (file, kernel, cap): the twiddled local pass at radix 4, and with PTX (warp stages) the
+                // first2 and pair kernels (emit::first2) at both radices, the pair's in the launch tables'
+                // file too
+                let mut caps = vec![
                     (format!("dft16_{r}_table"), format!("dft16_{r}_table_first2"), 72),
                     (format!("dft16_{r}_table"), format!("dft16_{r}_table_pair"), 72),
                     (format!("dft16_{r}_table_lt"), format!("dft16_{r}_table_pair_lt"), 72),
                 ];
+                if radix == Radix::R4 {
+                    caps.push((format!("dft16_{r}_local"), format!("dft16_{r}_local"), 96));
+                }
                 for f in &set.files {
                     let here: Vec<RegisterCap> = caps
                         .iter()
