@@ -4,9 +4,10 @@
 #   1. srgfn check of every variant with the new binary (scripts/gpu/v20.sh checks)
 #   2. cold builds: one empty cache, `fft` 2^16 then 2^20 (the new binary builds both radices'
 #      kernels), each binary, twice
-#   3. k = 8 defaults 2^16 … 2^24: v41's binary (.gpu/srgfn-v41, --radix 4), the new one
-#      (.gpu/srgfn, each size's radix) and SIDES' others (.gpu/srgfn-NAME), each its own
-#      process, alternated ROUNDS times
+#   3. k = 8 defaults 2^16 … 2^24: BASE (default "v41 new": v41's binary .gpu/srgfn-v41 with
+#      --radix 4, and the new one .gpu/srgfn, each size's radix) and SIDES' others
+#      (.gpu/srgfn-NAME; "halves": the new binary with --halves on), each its own process,
+#      alternated ROUNDS times
 #   4. the new binary's k = 8 defaults with both baselines
 #   5. NVIDIA's registers of the k = 8 table programs the new binary built (ptxas -v)
 # STEPS (default "check cold bench") picks steps: check = 1, cold = 2, bench = 3 to 5.
@@ -37,8 +38,13 @@ has cold && (
 stamp "cold done"
 export SRGFN_CACHE_DIR=/tmp/srgfn-cache; mkdir -p $SRGFN_CACHE_DIR; chmod 700 $SRGFN_CACHE_DIR
 has bench && for i in $(seq 1 ${ROUNDS:-3}); do
-  for S in v41 new ${SIDES:-}; do
-    case $S in new) B=./.gpu/srgfn; A="";; v41) B=./.gpu/srgfn-v41; A="--radix 4";; *) B=./.gpu/srgfn-$S; A="";; esac
+  for S in ${BASE:-v41 new} ${SIDES:-}; do
+    case $S in
+      new) B=./.gpu/srgfn; A="";;
+      v41) B=./.gpu/srgfn-v41; A="--radix 4";;
+      halves) B=./.gpu/srgfn; A="--halves on";;
+      *) B=./.gpu/srgfn-$S; A="";;
+    esac
     $B bench --prime "$K8" --min-log 16 --max-log 24 --default-variant $A --reps 20 --no-baselines --json $R/k8-$S-$i.json > $R/k8-$S-$i.txt 2>&1
   done
 done
