@@ -249,6 +249,7 @@ mod tests {
             busy_ms: 1.4,
             kernel_ms: vec![0.7, 0.7],
             kernel_start_ms: vec![0.0, 0.7],
+            enqueue_ms: 0.0,
             bytes: 1 << 20,
             muls: 1e6,
             adds: 1e6,

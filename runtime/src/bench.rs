@@ -274,6 +274,11 @@ pub struct Record {
     /// (launch order; empty where not recorded): the timeline of the halves.
     #[serde(default)]
     pub kernel_start_ms: Vec<f64>,
+    /// The host's time to enqueue the median run's kernels (from the call to
+    /// its return, before the device finished; 0 where not measured): where
+    /// it nears `median_ms`, the host, not the device, sets the pace.
+    #[serde(default)]
+    pub enqueue_ms: f64,
     /// Bytes read and written from device memory by the kernels (the memory model).
     pub bytes: u64,
     /// 64-bit multiplies of the operation model.
@@ -338,9 +343,19 @@ pub fn random_words(fft: &Fft, len: usize, seed: u64) -> Vec<u64> {
     words
 }
 
-/// Times of a benchmark in ms: median, min, max, busy, and each kernel's time
-/// and start (after the first kernel's) in the median run.
-type Times = (f64, f64, f64, f64, Vec<f64>, Vec<f64>);
+/// Times of a benchmark in ms.
+struct Times {
+    median: f64,
+    min: f64,
+    max: f64,
+    /// The sum of the median run's kernel times.
+    busy: f64,
+    /// Each kernel's time in the median run, and its start after the first kernel's.
+    each: Vec<f64>,
+    starts: Vec<f64>,
+    /// The host's time to enqueue the median run (0 where not measured).
+    enqueue: f64,
+}
 
 /// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
 /// `f` launches (a plan's own where its vectors are split).
@@ -366,18 +381,27 @@ fn time_runs_on<S>(
     for _ in 0..reps {
         setup(state)?;
         kernels.start_recording();
+        let t0 = std::time::Instant::now();
         f(state)?;
+        let enqueue = t0.elapsed().as_secs_f64() * 1e3;
         let (span, busy, each, starts) = kernels.stop_recording_each()?;
         if each.is_empty() {
             return Err(crate::Error::internal("a timed run launched no kernel these kernels record"));
         }
         let ms = |v: Vec<u64>| v.iter().map(|&t| t as f64 / 1e6).collect::<Vec<_>>();
-        runs.push((span as f64 / 1e6, busy as f64 / 1e6, ms(each), ms(starts)));
+        runs.push(Times {
+            median: span as f64 / 1e6,
+            min: 0.0,
+            max: 0.0,
+            busy: busy as f64 / 1e6,
+            each: ms(each),
+            starts: ms(starts),
+            enqueue,
+        });
     }
-    runs.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite"));
-    let (lo, hi) = (runs[0].0, runs[runs.len() - 1].0);
-    let (med, busy, each, starts) = runs.swap_remove(runs.len() / 2);
-    Ok((med, lo, hi, busy, each, starts))
+    runs.sort_by(|a, b| a.median.total_cmp(&b.median));
+    let (min, max) = (runs[0].median, runs[runs.len() - 1].median);
+    Ok(Times { min, max, ..runs.swap_remove(runs.len() / 2) })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -400,20 +424,21 @@ fn record(
         log_n: n.trailing_zeros(),
         variant,
         mul: mul.to_string(),
-        median_ms: t.0,
-        min_ms: t.1,
-        max_ms: t.2,
+        median_ms: t.median,
+        min_ms: t.min,
+        max_ms: t.max,
         reps,
-        busy_ms: t.3,
-        kernel_ms: t.4,
-        kernel_start_ms: t.5,
+        busy_ms: t.busy,
+        kernel_ms: t.each,
+        kernel_start_ms: t.starts,
+        enqueue_ms: t.enqueue,
         bytes,
         muls: ops.0,
         adds: ops.1,
-        gbs: bytes as f64 / (t.0 * 1e-3) / 1e9,
-        gops: (ops.0 + ops.1) / (t.0 * 1e-3) / 1e9,
+        gbs: bytes as f64 / (t.median * 1e-3) / 1e9,
+        gops: (ops.0 + ops.1) / (t.median * 1e-3) / 1e9,
         roofline_ms,
-        pct_roofline: 100.0 * roofline_ms / t.0,
+        pct_roofline: 100.0 * roofline_ms / t.median,
         twiddle_products: 0.0,
         core_floor_ms: 0.0,
     }
@@ -436,7 +461,7 @@ fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times
 /// The median time (ms) of `reps` forward transforms of size n (one vector,
 /// data resident on the device) after 3 warm-up runs: what `srgfn tune` compares.
 pub fn forward_median_ms(fft: &Fft, n: usize, reps: usize) -> Result<f64> {
-    Ok(timed_forward(fft, n, reps.max(1))?.1 .0)
+    Ok(timed_forward(fft, n, reps.max(1))?.1.median)
 }
 
 /// Times the forward transform of a plan of size n (one vector); with the
@@ -532,7 +557,15 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
         order.sort_by_key(|r| r.0[which]);
         let med = order[order.len() / 2];
         let each: Vec<f64> = med.1[kernels].iter().map(|&t| ms(t)).collect();
-        (ms(med.0[which]), ms(order[0].0[which]), ms(order[order.len() - 1].0[which]), each.iter().sum(), each, Vec::new())
+        Times {
+            median: ms(med.0[which]),
+            min: ms(order[0].0[which]),
+            max: ms(order[order.len() - 1].0[which]),
+            busy: each.iter().sum(),
+            each,
+            starts: Vec::new(),
+            enqueue: 0.0,
+        }
     };
     let ntt_bytes: u64 = (0..passes).map(|k| sp.pass_bytes(k)).sum();
     let name = format!("baseline-smallprimes-s{s}");
