@@ -164,3 +164,47 @@ fn default_plans_take_their_sizes_radix() {
         }
     }
 }
+
+/// The benchmark's two recordings of a plan in halves (`srgfn::Recording`):
+/// every launch's event, or only the first launch's and the last launch's
+/// (both halves), whose span covers the whole run; a run recorded by its
+/// ends that marks no last launch is refused.
+#[test]
+fn a_run_recorded_by_its_ends_spans_the_whole_transform() {
+    use srgfn::internals::plan_kernels;
+    use srgfn::Recording;
+    let s = session();
+    let prime = catalog_prime(8).unwrap();
+    let opts =
+        FftOptions { radix: Some(Radix::R4), halves: Some(true), superblocks: Some(true), warp_emulation: true, ..FftOptions::default() };
+    let fft = Fft::with_options(&s, prime, opts).unwrap();
+    let n = 16usize.pow(4) * 2;
+    let mut plan = fft.plan(n, 1).unwrap();
+    let h = plan.halves().expect("halves");
+    let launches = plan.shape().launches().len();
+    let order = plan.input_order();
+    assert_ne!(order, Order::Natural);
+    let x = inputs_with_edges(&Field::new(prime), n, 9);
+    let mut v = plan.upload_digits(&x).unwrap();
+    // every launch: the first two passes (one launch from the superblock order), then one kernel a
+    // launch, two from the halves on
+    let taken = srgfn_gen::emit::first2::first2_launches(plan.shape()).expect("the first two passes in one launch");
+    let kernels_every = 1 + (taken..launches).map(|j| if j >= h.from { 2 } else { 1 }).sum::<usize>();
+    let k = plan_kernels(&plan);
+    k.start_recording(Recording::Every);
+    plan.forward(&mut v).unwrap();
+    let (span_every, _, each, _) = k.stop_recording_each().unwrap();
+    assert_eq!(each.len(), kernels_every, "{launches} launches, halves from {}", h.from);
+    plan.reorder(&mut v, order).unwrap();
+    k.start_recording(Recording::Ends);
+    plan.forward(&mut v).unwrap();
+    let (span_ends, busy, each, starts) = k.stop_recording_each().unwrap();
+    // the first launch and both halves of the last
+    assert_eq!(each.len(), 3);
+    assert!(span_ends > 0 && span_every > 0 && busy > 0);
+    assert!(starts.iter().all(|&t| t <= span_ends));
+    // a run that marks no last launch (here a transpose into the superblock order): refused
+    k.start_recording(Recording::Ends);
+    plan.reorder(&mut v, order).unwrap();
+    assert!(k.stop_recording_each().is_err());
+}

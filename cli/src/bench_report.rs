@@ -250,6 +250,7 @@ mod tests {
             kernel_ms: vec![0.7, 0.7],
             kernel_start_ms: vec![0.0, 0.7],
             enqueue_ms: 0.0,
+            profiled_median_ms: 0.0,
             bytes: 1 << 20,
             muls: 1e6,
             adds: 1e6,

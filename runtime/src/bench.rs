@@ -11,7 +11,7 @@ use srgfn_gen::{Digits, Prime};
 
 use crate::error::{DeviceContext as _, Result};
 use crate::fft::Fft;
-use crate::kernels::FieldKernels;
+use crate::kernels::{FieldKernels, Recording};
 use crate::session::Session;
 
 /// Micro-kernels of the roofline (not generated: they measure the device).
@@ -279,6 +279,14 @@ pub struct Record {
     /// it nears `median_ms`, the host, not the device, sets the pace.
     #[serde(default)]
     pub enqueue_ms: f64,
+    /// Since v42 the median, min and max come from runs timed by their ends
+    /// (`Recording::Ends`: events on the first and last launches only, as
+    /// light on the host as outside a benchmark) and `kernel_ms`,
+    /// `kernel_start_ms` and `busy_ms` from as many runs with every kernel's
+    /// event (`Recording::Every`); this is those runs' median span (0 where
+    /// not measured, and in records before v42, whose median came from them).
+    #[serde(default)]
+    pub profiled_median_ms: f64,
     /// Bytes read and written from device memory by the kernels (the memory model).
     pub bytes: u64,
     /// 64-bit multiplies of the operation model.
@@ -355,12 +363,25 @@ struct Times {
     starts: Vec<f64>,
     /// The host's time to enqueue the median run (0 where not measured).
     enqueue: f64,
+    /// The median span of runs with every kernel's event, where the median
+    /// is of runs timed by their ends (0 where not measured).
+    profiled: f64,
 }
 
-/// Runs `f` warm `reps` times and returns its [`Times`]; `kernels` are those
-/// `f` launches (a plan's own where its vectors are split).
-fn time_runs(kernels: &FieldKernels, reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
-    time_runs_on(kernels, reps, &mut (), |_| Ok(()), |_| f())
+impl Times {
+    /// `ends`' span, min, max and enqueue time with `every`'s kernels (the
+    /// kernels of the median run with every event recorded).
+    fn with_kernels_of(ends: Times, every: Times) -> Times {
+        Times { busy: every.busy, each: every.each, starts: every.starts, profiled: every.median, ..ends }
+    }
+}
+
+/// Runs `f` warm `reps` times and returns its [`Times`] with every launch's
+/// event; `kernels` are those `f` launches (a plan's own where its vectors
+/// are split), and `f` marks its last launch (`mark_last`) for
+/// [`Recording::Ends`].
+fn time_runs(kernels: &FieldKernels, reps: usize, recording: Recording, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
+    time_runs_on(kernels, reps, recording, &mut (), |_| Ok(()), |_| f())
 }
 
 /// [`time_runs`] of `f` on `state`, with `setup` of it before each run, not
@@ -368,6 +389,7 @@ fn time_runs(kernels: &FieldKernels, reps: usize, mut f: impl FnMut() -> Result<
 fn time_runs_on<S>(
     kernels: &FieldKernels,
     reps: usize,
+    recording: Recording,
     state: &mut S,
     mut setup: impl FnMut(&mut S) -> Result<()>,
     mut f: impl FnMut(&mut S) -> Result<()>,
@@ -380,7 +402,7 @@ fn time_runs_on<S>(
     let mut runs = Vec::with_capacity(reps);
     for _ in 0..reps {
         setup(state)?;
-        kernels.start_recording();
+        kernels.start_recording(recording);
         let t0 = std::time::Instant::now();
         f(state)?;
         let enqueue = t0.elapsed().as_secs_f64() * 1e3;
@@ -397,6 +419,7 @@ fn time_runs_on<S>(
             each: ms(each),
             starts: ms(starts),
             enqueue,
+            profiled: 0.0,
         });
     }
     runs.sort_by(|a, b| a.median.total_cmp(&b.median));
@@ -432,6 +455,7 @@ fn record(
         kernel_ms: t.each,
         kernel_start_ms: t.starts,
         enqueue_ms: t.enqueue,
+        profiled_median_ms: t.profiled,
         bytes,
         muls: ops.0,
         adds: ops.1,
@@ -446,7 +470,11 @@ fn record(
 
 /// A plan of size n (one vector) and the times of its forward transform on
 /// random data resident on the device ([`time_runs`]).
-fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times)> {
+/// The median and its spread come from runs timed by their ends
+/// ([`Recording::Ends`]), as light on the host as a transform outside a
+/// benchmark; with `profile`, as many runs with every kernel's event give
+/// each kernel's time and start ([`Times::with_kernels_of`]).
+fn timed_forward(fft: &Fft, n: usize, reps: usize, profile: bool) -> Result<(crate::Plan, Times)> {
     let mut plan = fft.plan(n, 1)?;
     // flat words: the host holds 8k bytes per element, not a vector per element
     let v = plan.upload_digit_words(&random_words(fft, n, n as u64))?;
@@ -454,20 +482,23 @@ fn timed_forward(fft: &Fft, n: usize, reps: usize) -> Result<(crate::Plan, Times
     let order = v.order();
     let kernels = plan.kernels().clone();
     let mut state = (plan, v);
-    let t = time_runs_on(&kernels, reps, &mut state, |(plan, v)| plan.reorder(v, order), |(plan, v)| plan.forward(v))?;
+    let mut runs =
+        |recording| time_runs_on(&kernels, reps, recording, &mut state, |(plan, v)| plan.reorder(v, order), |(plan, v)| plan.forward(v));
+    let ends = runs(Recording::Ends)?;
+    let t = if profile { Times::with_kernels_of(ends, runs(Recording::Every)?) } else { ends };
     Ok((state.0, t))
 }
 
 /// The median time (ms) of `reps` forward transforms of size n (one vector,
 /// data resident on the device) after 3 warm-up runs: what `srgfn tune` compares.
 pub fn forward_median_ms(fft: &Fft, n: usize, reps: usize) -> Result<f64> {
-    Ok(timed_forward(fft, n, reps.max(1))?.1.median)
+    Ok(timed_forward(fft, n, reps.max(1), false)?.1.median)
 }
 
 /// Times the forward transform of a plan of size n (one vector); with the
 /// product-core rate (G/s) of the micro-benchmark, the record carries that floor.
 pub fn bench_forward(fft: &Fft, n: usize, reps: usize, roof: &Roofline, core_rate_g: Option<f64>) -> Result<Record> {
-    let (plan, t) = timed_forward(fft, n, reps)?;
+    let (plan, t) = timed_forward(fft, n, reps, true)?;
     let shape = plan.shape().clone();
     let radix = plan.radix();
     let mul = fft.mul().name();
@@ -506,15 +537,21 @@ pub fn bench_notrick(fft: &Fft, n: usize, reps: usize, roof: &Roofline) -> Resul
     let data = random_digits(fft, n, 7);
     let mut x = kernels.upload(&crate::layout::to_digit_major(&data, k))?;
     let mut y = kernels.alloc(n * k)?;
-    let t = time_runs(fft.kernels(), reps, || {
-        let mut pp = 1u64;
-        while pp < n as u64 {
-            kernels.radix2_general(&x, &y, &tb, n as u64, n as u64, pp, n as u64 / 2)?;
-            std::mem::swap(&mut x, &mut y);
-            pp *= 2;
-        }
-        Ok(())
-    })?;
+    let mut runs = |recording| {
+        time_runs(fft.kernels(), reps, recording, || {
+            let mut pp = 1u64;
+            while pp < n as u64 {
+                if 2 * pp >= n as u64 {
+                    kernels.mark_last_launch();
+                }
+                kernels.radix2_general(&x, &y, &tb, n as u64, n as u64, pp, n as u64 / 2)?;
+                std::mem::swap(&mut x, &mut y);
+                pp *= 2;
+            }
+            Ok(())
+        })
+    };
+    let t = Times::with_kernels_of(runs(Recording::Ends)?, runs(Recording::Every)?);
     let data_bytes = (n * k * 8) as u64;
     let bytes = log_n as u64 * (2 * data_bytes + data_bytes / 2);
     let per_bf = add2(add2((0.0, 0.0), model::add(k), 2.0), model::mul(k), 1.0);
@@ -537,26 +574,29 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let residues: Vec<u32> = sp.primes().q.iter().flat_map(|&q| (0..n).map(|_| rng.gen_range(0..q)).collect::<Vec<_>>()).collect();
     sp.upload(&residues)?;
-    // per run: (NTT span, recombination, total span) and each kernel's time, in ns
-    let mut run = || -> Result<([u64; 3], Vec<u64>)> {
-        let mut evs = sp.forward()?;
+    // per run: (NTT span, recombination, total span) and each recorded kernel's time, in ns; as
+    // for srgfn's transforms (Recording), the medians come from runs with events on the first and
+    // last NTT pass and the recombination only, each kernel's time from runs with every event
+    let mut run = |recording: Recording| -> Result<([u64; 3], Vec<u64>)> {
+        let mut evs = sp.forward_recording(recording)?;
         let (ntt, _, _, _) = crate::kernels::event_times(&evs)?;
         evs.push(sp.recombine()?);
         let (total, _, each, _) = crate::kernels::event_times(&evs)?;
         Ok(([ntt, each[each.len() - 1], total], each))
     };
     for _ in 0..3 {
-        run()?;
+        run(Recording::Every)?;
     }
-    let runs: Vec<([u64; 3], Vec<u64>)> = (0..reps).map(|_| run()).collect::<Result<_>>()?;
+    let ends: Vec<([u64; 3], Vec<u64>)> = (0..reps).map(|_| run(Recording::Ends)).collect::<Result<_>>()?;
+    let every: Vec<([u64; 3], Vec<u64>)> = (0..reps).map(|_| run(Recording::Every)).collect::<Result<_>>()?;
     let passes = sp.plan().passes.len();
     let ms = |ns: u64| ns as f64 / 1e6;
-    // the median run of measure `which`, with min, max and busy time of `kernels`
-    let times = |which: usize, kernels: std::ops::Range<usize>| -> Times {
+    // the median run of measure `which` in `runs`, with min, max and busy time of `kernels`
+    let of = |runs: &[([u64; 3], Vec<u64>)], which: usize, kernels: std::ops::Range<usize>| -> Times {
         let mut order: Vec<&([u64; 3], Vec<u64>)> = runs.iter().collect();
         order.sort_by_key(|r| r.0[which]);
         let med = order[order.len() / 2];
-        let each: Vec<f64> = med.1[kernels].iter().map(|&t| ms(t)).collect();
+        let each: Vec<f64> = med.1.get(kernels).unwrap_or_default().iter().map(|&t| ms(t)).collect();
         Times {
             median: ms(med.0[which]),
             min: ms(order[0].0[which]),
@@ -565,7 +605,11 @@ pub fn bench_small_primes(session: &Session, prime: &Prime, n: usize, reps: usiz
             each,
             starts: Vec::new(),
             enqueue: 0.0,
+            profiled: 0.0,
         }
+    };
+    let times = |which: usize, kernels: std::ops::Range<usize>| -> Times {
+        Times::with_kernels_of(of(&ends, which, 0..0), of(&every, which, kernels))
     };
     let ntt_bytes: u64 = (0..passes).map(|k| sp.pass_bytes(k)).sum();
     let name = format!("baseline-smallprimes-s{s}");

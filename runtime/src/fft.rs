@@ -675,6 +675,9 @@ impl Plan {
                 if fork_after(taken) == Some(taken - 1) {
                     kernels.arm_fork();
                 }
+                if taken == launches.len() {
+                    kernels.mark_last_launch();
+                }
                 kernels.first2_pass(
                     &v.bufs,
                     &self.scratch,
@@ -693,6 +696,9 @@ impl Plan {
         let mut forked = false;
         for (j, launch) in launches.iter().copied().enumerate().skip(start) {
             let layout = layouts[j];
+            if j + 1 == launches.len() {
+                kernels.mark_last_launch();
+            }
             // the last launch writes the plan's third vector where it has one (Halves::spare_last)
             let to_spare = j + 1 == launches.len() && self.spare.is_some();
             let out = match &self.spare {

@@ -13,6 +13,12 @@ use crate::{Result, Session};
 pub use crate::kernels::{FieldKernels, PassPart};
 pub use crate::layout::{from_digit_major, to_digit_major};
 
+/// The kernels `plan` launches (to record their profiling events as the
+/// benchmark does, [`FieldKernels::start_recording`]).
+pub fn plan_kernels(plan: &crate::Plan) -> std::sync::Arc<FieldKernels> {
+    plan.kernels().clone()
+}
+
 /// The field-operation check of `srgfn check` (f_mul, f_add, f_sub and
 /// shifts on every pair of edge values and on random pairs, against the
 /// host) on kernels already emitted: (passed, what was compared or what differed).

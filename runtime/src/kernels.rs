@@ -56,6 +56,29 @@ pub(crate) fn event_times(events: &[ocl::Event]) -> Result<(u64, u64, Vec<u64>, 
     Ok((last.saturating_sub(first.min(last)), each.iter().sum(), each, starts))
 }
 
+/// Which launches a benchmark records the profiling event of
+/// (`FieldKernels::start_recording`, `srgfn::bench`).  NVIDIA's OpenCL takes 13–15 µs to
+/// enqueue a kernel with an event and 6–8 without (H200, v42,
+/// docs/perf/h200-v42/enqueue): where a run's kernels are that short, the
+/// events of every launch make the host pace the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recording {
+    /// Every launch: each kernel's time and start.
+    Every,
+    /// The first launch and those enqueued after `FieldKernels::mark_last_launch`
+    /// (the last launch, both halves where it has them): the run's span, its
+    /// host work as light as outside a benchmark.
+    Ends,
+}
+
+/// The events a benchmark records.
+struct Recorder {
+    what: Recording,
+    events: Vec<ocl::Event>,
+    /// Set by [`FieldKernels::mark_last_launch`].
+    last: bool,
+}
+
 /// Which blocks of a pass one launch runs (`srgfn_gen::plan::Halves`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PassPart {
@@ -201,8 +224,8 @@ pub struct FieldKernels {
     /// their arguments and enqueues them.  (Creating one per launch cost more
     /// host time than a small pass takes on the GPU: v14c.)
     kernels: Mutex<BTreeMap<String, Kernel>>,
-    /// When Some, every launch records its profiling event here (benchmarks).
-    events: Mutex<Option<Vec<ocl::Event>>>,
+    /// When Some, launches record their profiling events here (benchmarks).
+    events: Mutex<Option<Recorder>>,
     /// The event of the launch a plan's halves fork after ([`Self::arm_fork`]).
     fork_event: Mutex<ForkEvent>,
     /// Staging memory of large writes and reads (pinned on NVIDIA).
@@ -312,23 +335,39 @@ impl FieldKernels {
         Ok(program)
     }
 
-    /// Starts recording the profiling events of every launch.
-    pub fn start_recording(&self) {
-        *self.events.lock().expect("event list") = Some(Vec::new());
+    /// Starts recording the profiling events of the launches `what` names.
+    pub fn start_recording(&self, what: Recording) {
+        *self.events.lock().expect("event list") = Some(Recorder { what, events: Vec::new(), last: false });
+    }
+
+    /// While recording the ends of a run ([`Recording::Ends`]): the launches
+    /// enqueued from now on are its last (on each queue the last command
+    /// before the recording stops).
+    pub fn mark_last_launch(&self) {
+        if let Some(r) = self.events.lock().expect("event list").as_mut() {
+            r.last = true;
+        }
     }
 
     /// Stops recording; waits for the events and returns (first start → last
     /// end, sum of kernel times) in nanoseconds.
     pub fn stop_recording(&self) -> Result<(u64, u64)> {
-        let events = self.events.lock().expect("event list").take().unwrap_or_default();
-        event_span(&events)
+        let (span, busy, _, _) = self.stop_recording_each()?;
+        Ok((span, busy))
     }
 
-    /// Like [`Self::stop_recording`], with each launch's duration and start
-    /// (ns after the first start) in order.
+    /// Like [`Self::stop_recording`], with each recorded launch's duration and
+    /// start (ns after the first start) in order.  A run recorded by its ends
+    /// that marked no last launch is an internal error (its span would end
+    /// at the first launch).
     pub fn stop_recording_each(&self) -> Result<(u64, u64, Vec<u64>, Vec<u64>)> {
-        let events = self.events.lock().expect("event list").take().unwrap_or_default();
-        event_times(&events)
+        let Some(r) = self.events.lock().expect("event list").take() else {
+            return event_times(&[]);
+        };
+        if r.what == Recording::Ends && !r.last && !r.events.is_empty() {
+            return Err(Error::internal("a run timed by its ends marked no last launch (FieldKernels::mark_last_launch)"));
+        }
+        event_times(&r.events)
     }
 
     /// Compiles (or loads) every program a plan's launches need, so that
@@ -669,7 +708,8 @@ impl FieldKernels {
         let mut recording = self.events.lock().expect("event list");
         let mut fork = self.fork_event.lock().expect("fork event");
         let armed = matches!(*fork, ForkEvent::Armed) && queue.as_core().as_ptr() == self.session.queue.as_core().as_ptr();
-        if recording.is_none() && !armed {
+        let record = recording.as_ref().is_some_and(|r| r.what == Recording::Every || r.events.is_empty() || r.last);
+        if !record && !armed {
             // SAFETY: as above: the arguments match the kernel's declared types, and the buffers
             // outlive the enqueue (the queues are in order, and a plan joins its side queue back
             // into the session's before its last command).
@@ -681,8 +721,8 @@ impl FieldKernels {
         if armed {
             *fork = ForkEvent::Saved(ev.clone());
         }
-        if let Some(events) = recording.as_mut() {
-            events.push(ev);
+        if let Some(r) = recording.as_mut().filter(|_| record) {
+            r.events.push(ev);
         }
         Ok(())
     }

@@ -49,6 +49,7 @@ pub use device::{list_devices, select_device, DeviceEntry};
 pub use device_vec::{DeviceVec, Order};
 pub use error::{Error, Misuse, Result, INSTALL_HINT};
 pub use fft::{Fft, FftOptions, FourStep, FourStepStats, Plan};
+pub use kernels::Recording;
 pub use multi::{shares, Devices, MultiFft, MultiPlan, MultiVec};
 pub use session::Session;
 pub use wisdom::{device_key, Choice, Wisdom, WisdomKey, WISDOM_FILE};

@@ -8,6 +8,7 @@ use srgfn_gen::emit::emit_small_primes;
 use srgfn_gen::smallprimes::{NttPlan, SmallPrimeError, SmallPrimeProgram, SmallPrimes};
 
 use crate::error::{DeviceContext as _, Error, Result};
+use crate::kernels::Recording;
 use crate::session::Session;
 
 /// Work-items of a recombination work-group (one per element).
@@ -121,8 +122,21 @@ impl SmallPrimeFft {
 
     /// The s forward NTTs of the uploaded residues (which they overwrite); returns each pass's event.
     pub fn forward(&mut self) -> Result<Vec<Event>> {
+        self.forward_recording(Recording::Every)
+    }
+
+    /// [`Self::forward`], returning the events `recording` names: each pass's,
+    /// or the first and the last pass's ([`Recording::Ends`], as light on the
+    /// host as the NTTs outside a benchmark).
+    pub fn forward_recording(&mut self, recording: Recording) -> Result<Vec<Event>> {
         let mut events = Vec::with_capacity(self.passes.len());
+        let last = self.passes.len().saturating_sub(1);
         for (k, kernel) in self.passes.iter().enumerate() {
+            if recording == Recording::Ends && k != 0 && k != last {
+                // SAFETY: as below.
+                unsafe { kernel.cmd().enq() }.or_device(|| format!("cannot enqueue small-prime pass {k}"))?;
+                continue;
+            }
             let mut ev = Event::empty();
             // SAFETY: the arguments were set at build time and match the kernel's parameters.
             unsafe { kernel.cmd().enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue small-prime pass {k}"))?;
