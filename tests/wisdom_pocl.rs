@@ -139,3 +139,26 @@ fn tune_times_every_candidate_and_records_a_choice() {
         }
     }
 }
+
+/// Only the entries of the radix a size's plans take are taken and checked:
+/// an entry of the other radix, even one the kernels cannot run, does not
+/// keep an `Fft` from being made (without PTX every size of k = 32 takes the
+/// prime's default radix 4, `emit::plan_radix`).
+#[test]
+fn entries_of_a_radix_no_plan_takes_are_not_checked() {
+    let session = session();
+    let prime = catalog_prime(32).unwrap().clone();
+    let plain = Fft::new(&session, &prime).unwrap();
+    assert_eq!(plain.radix_for(12), srgfn_gen::rules::Radix::R4);
+    let r2 = srgfn_gen::emit::KernelOptions { radix: srgfn_gen::rules::Radix::R2, ..plain.kernel_options() };
+    let mut w = Wisdom::empty();
+    w.insert(WisdomKey::new(session.device(), &prime, &r2, 12), Choice { variant: Variant::Local, fuse: false, ms: 1.0, default_ms: 2.0 });
+    let s = session.clone().with_wisdom(w);
+    let fft = Fft::new(&s, &prime).unwrap();
+    assert!(fft.measured_choice(12).is_none());
+    let chosen = Fft::with_options(&s, &prime, FftOptions { radix: Some(srgfn_gen::rules::Radix::R4), ..FftOptions::default() }).unwrap();
+    assert!(chosen.measured_choice(12).is_none());
+    // the caller's radix 2: its entry is checked, and refused
+    let refused = Fft::with_options(&s, &prime, FftOptions { radix: Some(srgfn_gen::rules::Radix::R2), ..FftOptions::default() });
+    assert!(matches!(refused, Err(Error::InvalidInput { .. })), "{:?}", refused.err());
+}

@@ -206,21 +206,22 @@ pub fn table(records: &[&Record], roof: &Roofline) -> String {
 
 /// Records whose median run spent over a fifth of its time, and at least
 /// 20 µs, between its kernels (the median runs from the first kernel's start
-/// to the last one's end, `busy_ms` sums the kernels): host work between
-/// launches or launch latency, which the floors do not bound.  Empty when
-/// none; else a line naming the worst three.
+/// to the last one's end, `busy_ms` sums the kernels of the median run with
+/// every kernel's event, whose span is `profiled_median_ms` where recorded):
+/// host work between launches or launch latency, which the floors do not
+/// bound.  Empty when none; else a line naming the worst three.
 pub fn gaps_note(records: &[&Record]) -> String {
-    let gap = |r: &Record| r.median_ms - r.busy_ms;
-    let mut gapped: Vec<&Record> =
-        records.iter().copied().filter(|r| r.busy_ms > 0.0 && gap(r) > 0.02 && gap(r) > 0.2 * r.median_ms).collect();
+    let span = |r: &Record| if r.profiled_median_ms > 0.0 { r.profiled_median_ms } else { r.median_ms };
+    let gap = |r: &Record| span(r) - r.busy_ms;
+    let mut gapped: Vec<&Record> = records.iter().copied().filter(|r| r.busy_ms > 0.0 && gap(r) > 0.02 && gap(r) > 0.2 * span(r)).collect();
     if gapped.is_empty() {
         return String::new();
     }
-    gapped.sort_by(|a, b| (gap(b) / b.median_ms).total_cmp(&(gap(a) / a.median_ms)));
+    gapped.sort_by(|a, b| (gap(b) / span(b)).total_cmp(&(gap(a) / span(a))));
     let worst: Vec<String> = gapped
         .iter()
         .take(3)
-        .map(|r| format!("{} 2^{} {} ({:.4} ms, kernels {:.4})", r.prime, r.log_n, r.variant, r.median_ms, r.busy_ms))
+        .map(|r| format!("{} 2^{} {} ({:.4} ms, kernels {:.4})", r.prime, r.log_n, r.variant, span(r), r.busy_ms))
         .collect();
     format!(
         "gaps: {} of {} records spent over 20% of the median between kernels (host work or launch latency), e.g. {}\n",

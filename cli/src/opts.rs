@@ -167,7 +167,7 @@ pub fn radix_or_default(r: Option<u32>, prime: &Prime) -> Result<Radix> {
 /// How the base case and f_mul are generated.
 #[derive(Args, Debug, Clone)]
 pub struct KernelOpts {
-    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4].
+    /// Radix of the base-case expansion of DFT_K: 2 or 4 [default: 2 for k = 16, else 4; on NVIDIA k = 8 takes 2 from N = 2^17].
     #[arg(long)]
     pub radix: Option<u32>,
     /// Base-case variant [default: local for k ≤ 8, table for k = 16, digits from k = 32; on NVIDIA k = 8 takes table from N = 2^16; a size srgfn tune measured on this device takes its choice].
@@ -176,7 +176,7 @@ pub struct KernelOpts {
     /// How f_mul forms its digit products; all give identical results [default: wide64].
     #[arg(long, value_enum, env = "SRGFN_MUL")]
     pub mul: Option<MulArg>,
-    /// Two passes per launch (local variant; table variant with PTX, k ≤ 8) [default: where measured faster: the local variant of k ≤ 8, k = 8 table 2^16–2^18].
+    /// Two passes per launch (local variant; table variant with PTX, k ≤ 8) [default: where measured faster: the local variant of k ≤ 8, k = 8 table 2^16–2^18 at radix 4, 2^16–2^17 at radix 2].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].

@@ -276,7 +276,9 @@ pub struct Record {
     pub kernel_start_ms: Vec<f64>,
     /// The host's time to enqueue the median run's kernels (from the call to
     /// its return, before the device finished; 0 where not measured): where
-    /// it nears `median_ms`, the host, not the device, sets the pace.
+    /// it nears `median_ms`, the host, not the device, sets the pace.  (Off
+    /// NVIDIA a plan in halves waits on the host for a queue at its fork and
+    /// join, so there it holds device time too.)
     #[serde(default)]
     pub enqueue_ms: f64,
     /// Since v42 the median, min and max come from runs timed by their ends
@@ -376,10 +378,10 @@ impl Times {
     }
 }
 
-/// Runs `f` warm `reps` times and returns its [`Times`] with every launch's
-/// event; `kernels` are those `f` launches (a plan's own where its vectors
-/// are split), and `f` marks its last launch (`mark_last`) for
-/// [`Recording::Ends`].
+/// Runs `f` warm `reps` times and returns its [`Times`] from the launches
+/// `recording` names; `kernels` are those `f` launches (a plan's own where
+/// its vectors are split), and for [`Recording::Ends`] `f` marks its last
+/// launch (`FieldKernels::mark_last_launch`).
 fn time_runs(kernels: &FieldKernels, reps: usize, recording: Recording, mut f: impl FnMut() -> Result<()>) -> Result<Times> {
     time_runs_on(kernels, reps, recording, &mut (), |_| Ok(()), |_| f())
 }
@@ -404,9 +406,12 @@ fn time_runs_on<S>(
         setup(state)?;
         kernels.start_recording(recording);
         let t0 = std::time::Instant::now();
-        f(state)?;
+        let ran = f(state);
         let enqueue = t0.elapsed().as_secs_f64() * 1e3;
-        let (span, busy, each, starts) = kernels.stop_recording_each()?;
+        // the recording stops whether the run failed or not
+        let recorded = kernels.stop_recording_each();
+        ran?;
+        let (span, busy, each, starts) = recorded?;
         if each.is_empty() {
             return Err(crate::Error::internal("a timed run launched no kernel these kernels record"));
         }

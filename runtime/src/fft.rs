@@ -155,14 +155,12 @@ impl Fft {
         emit::check_fuse(prime, variant, &kernels.options(), opts.fuse).map_err(|e| Error::option(e.to_string()))?;
         let mut measured = BTreeMap::new();
         if opts.variant.is_none() && opts.fuse.is_none() {
-            // each size's entries for the kernels of its radix
-            for r in [Radix::R2, Radix::R4] {
+            // each size's entries for the kernels of its radix (only those are checked)
+            let radices = opts.radix.map_or(vec![Radix::R2, Radix::R4], |r| vec![r]);
+            for r in radices {
                 let of_r = KernelOptions { radix: r, ..kernels.options() };
-                for (log_n, c) in session.wisdom().choices_for(session.device(), prime, &of_r)? {
-                    if emit::plan_radix(prime, opts.radix, None, log_n, &of_r) == r {
-                        measured.insert(log_n, c);
-                    }
-                }
+                let takes_r = |log_n| emit::plan_radix(prime, opts.radix, None, log_n, &of_r) == r;
+                measured.extend(session.wisdom().choices_where(session.device(), prime, &of_r, takes_r)?);
             }
         }
         Ok(Fft {

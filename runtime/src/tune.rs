@@ -92,7 +92,8 @@ pub struct Selection<'a> {
     pub only: &'a [Variant],
     /// The previous size's timings and a factor: a candidate that took more
     /// than factor × that size's fastest, or did not run there, is not timed
-    /// (reported as pruned).  None, or a factor of 0: every candidate is timed.
+    /// (reported as pruned).  None, a factor of 0, or a previous size whose
+    /// kernels had another radix ([`Fft::radix_for`]): every candidate is timed.
     pub after: Option<(&'a SizeTimings, f64)>,
 }
 
@@ -100,15 +101,16 @@ pub struct Selection<'a> {
 pub const PRUNED: &str = "pruned";
 
 impl Selection<'_> {
-    /// Why `c` is not timed, if it is not; the default always is.
-    fn skip(&self, c: Candidate, default: Candidate) -> Option<String> {
+    /// Why `c` (of kernels of `radix`) is not timed, if it is not; the default
+    /// always is, and so is every candidate after a size of another radix.
+    fn skip(&self, c: Candidate, default: Candidate, radix: Radix) -> Option<String> {
         if c == default {
             return None;
         }
         if !self.only.is_empty() && !self.only.contains(&c.variant) {
             return Some(String::new());
         }
-        let (prev, factor) = self.after.filter(|&(_, f)| f > 0.0)?;
+        let (prev, factor) = self.after.filter(|&(p, f)| f > 0.0 && p.kernels.radix == radix)?;
         let (_, best) = prev.best()?;
         match &prev.timings.iter().find(|t| t.candidate == c)?.ms {
             Ok(ms) if *ms > factor * best => Some(format!("{PRUNED}: {:.1}× the fastest at 2^{}", ms / best, prev.log_n)),
@@ -134,7 +136,7 @@ pub fn measure(session: &Session, prime: &Prime, radix: Option<Radix>, log_n: u3
     let default = Candidate { variant, fuse: emit::plan_fuses(prime, variant, &kopts, None, log_n) };
     let mut timings = Vec::new();
     for candidate in candidates(prime, &kopts) {
-        match sel.skip(candidate, default) {
+        match sel.skip(candidate, default, radix) {
             Some(why) if why.is_empty() => continue,
             Some(why) => {
                 timings.push(Timing { candidate, ms: Err(why) });
@@ -166,4 +168,32 @@ pub fn record(wisdom: &mut Wisdom, session: &Session, prime: &Prime, t: &SizeTim
     let Some((best, ms, default_ms)) = t.choice() else { return };
     let key = WisdomKey::new(session.device(), prime, &t.kernels, t.log_n);
     wisdom.insert(key, Choice { variant: best.variant, fuse: best.fuse, ms, default_ms });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use srgfn_gen::emit::MulForm;
+
+    /// A size's timings prune the next size's candidates only where both
+    /// sizes' plans take kernels of the same radix (`Fft::radix_for`).
+    #[test]
+    fn timings_of_another_radix_prune_nothing() {
+        let (fast, slow, default) = (
+            Candidate { variant: Variant::Table, fuse: false },
+            Candidate { variant: Variant::Local, fuse: false },
+            Candidate { variant: Variant::Digits, fuse: false },
+        );
+        let prev = SizeTimings {
+            log_n: 16,
+            timings: vec![Timing { candidate: fast, ms: Ok(1.0) }, Timing { candidate: slow, ms: Ok(10.0) }],
+            default: fast,
+            kernels: KernelOptions::new(Radix::R4, MulForm::Wide64),
+        };
+        let sel = Selection { only: &[], after: Some((&prev, 3.0)) };
+        assert!(sel.skip(slow, default, Radix::R4).is_some_and(|why| why.starts_with(PRUNED)));
+        assert_eq!(sel.skip(fast, default, Radix::R4), None);
+        assert_eq!(sel.skip(slow, default, Radix::R2), None);
+        assert_eq!(sel.skip(default, default, Radix::R4), None);
+    }
 }

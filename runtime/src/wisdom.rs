@@ -163,9 +163,22 @@ impl Wisdom {
     /// kernels cannot run (a variant the prime has no kernels for, fusion
     /// where the variant has no fused kernel).
     pub fn choices_for(&self, device: &DeviceEntry, prime: &Prime, opts: &KernelOptions) -> Result<BTreeMap<u32, Choice>> {
+        self.choices_where(device, prime, opts, |_| true)
+    }
+
+    /// [`Self::choices_for`] of the sizes `keep` names (the others' entries
+    /// are neither taken nor checked): the sizes whose plans take these
+    /// kernels' radix.
+    pub fn choices_where(
+        &self,
+        device: &DeviceEntry,
+        prime: &Prime,
+        opts: &KernelOptions,
+        keep: impl Fn(u32) -> bool,
+    ) -> Result<BTreeMap<u32, Choice>> {
         let mut out = BTreeMap::new();
         let mine = WisdomKey::new(device, prime, opts, 0);
-        for (key, &c) in self.entries.iter().filter(|(k, _)| k.same_kernels(&mine)) {
+        for (key, &c) in self.entries.iter().filter(|(k, _)| k.same_kernels(&mine) && keep(k.log_n)) {
             let log_n = key.log_n;
             let bad = if !emit::variants_for(prime).contains(&c.variant) {
                 Some(format!("the {} variant is not emitted for k = {}", c.variant.name(), prime.k()))
@@ -300,7 +313,7 @@ impl WisdomKey {
     }
 
     /// The key of plans of 2^`log_n` over `prime` with kernels emitted with
-    /// `opts` (radix, f_mul form, PTX; [`crate::Fft::kernel_options`]) on
+    /// `opts` (radix, f_mul form, PTX; [`crate::Fft::kernel_options_for`]) on
     /// `device`, for this srgfn version.
     pub fn new(device: &DeviceEntry, prime: &Prime, opts: &KernelOptions, log_n: u32) -> WisdomKey {
         WisdomKey {

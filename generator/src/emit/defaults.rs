@@ -138,7 +138,7 @@ pub enum CappedKernel {
 ///   three alternated processes): first2 holds 88 registers and the pair
 ///   114; capped at 72 (16 and 24 bytes of stack) the transform ran 0.5–0.8%
 ///   faster from 2^19 (2^20 0.3116 → 0.3100 ms, 2^22 1.4334 → 1.4243, 2^24
-///   5.8241 → 5.7847), level at 2^17 and 2^18, where the pair runs.
+///   5.8241 → 5.7847), level at 2^17, where the pair runs, and at 2^18.
 ///
 /// Every cap tried on the other defaults was slower or within noise: k = 2
 /// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
