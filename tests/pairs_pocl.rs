@@ -14,7 +14,7 @@ use srgfn_gen::emit::Variant;
 use srgfn_gen::plan::{Halves, Launch};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{catalog_prime, Field};
-use srgfn_suite::{host_forward_digits, inputs_with_edges};
+use srgfn_suite::{assert_round_trip, inputs_with_edges};
 
 fn session() -> Session {
     Session::open(None).expect("an OpenCL device (PoCL) is needed for these tests").with_wisdom(Wisdom::empty())
@@ -65,10 +65,7 @@ fn round_trip_spare(
     let x = inputs_with_edges(&f, n * batch, (k * n + batch) as u64 + superblocks as u64);
     let mut v = plan.upload_digits(&x).unwrap();
     assert_eq!(matches!(v.order(), Order::Superblocks { .. }), superblocks, "{what}");
-    plan.forward(&mut v).unwrap();
-    assert!(plan.download_digits(&v).unwrap() == host_forward_digits(&f, &x, n), "{what}: forward ≠ host");
-    plan.inverse(&mut v).unwrap();
-    assert!(plan.download_digits(&v).unwrap() == x, "{what}: inverse(forward(x)) ≠ x");
+    assert_round_trip(&mut plan, &mut v, &f, &x, &what);
     (plan.shape().launches(), plan.halves())
 }
 
@@ -157,10 +154,7 @@ fn default_plans_take_their_sizes_radix() {
             assert_eq!((plan.radix(), plan.variant()), (want, Variant::Table), "k = {k} 2^{log_n}");
             let x = inputs_with_edges(&f, n, log_n as u64);
             let mut v = plan.upload_digits(&x).unwrap();
-            plan.forward(&mut v).unwrap();
-            assert!(plan.download_digits(&v).unwrap() == host_forward_digits(&f, &x, n), "k = {k} 2^{log_n}: forward ≠ host");
-            plan.inverse(&mut v).unwrap();
-            assert!(plan.download_digits(&v).unwrap() == x, "k = {k} 2^{log_n}: inverse(forward(x)) ≠ x");
+            assert_round_trip(&mut plan, &mut v, &f, &x, &format!("k = {k} 2^{log_n}"));
         }
     }
 }

@@ -54,6 +54,17 @@ pub fn host_forward_digits(field: &Field, x: &[Digits], n: usize) -> Vec<Digits>
     want
 }
 
+/// A plan's forward transform of `v` (holding x) against the host, then its
+/// inverse back to x; `what` names the case in a failure.  The vector ends
+/// holding x again, in the natural order.
+pub fn assert_round_trip(plan: &mut srgfn::Plan, v: &mut srgfn::DeviceVec, field: &Field, x: &[Digits], what: &str) {
+    plan.forward(v).unwrap();
+    assert_eq!(v.order(), srgfn::Order::Natural, "{what}");
+    assert!(plan.download_digits(v).unwrap() == host_forward_digits(field, x, plan.n()), "{what}: forward ≠ host");
+    plan.inverse(v).unwrap();
+    assert!(plan.download_digits(v).unwrap() == x, "{what}: inverse(forward(x)) ≠ x");
+}
+
 /// `len` random values below p from `seed`.
 pub fn random_values(prime: &Prime, len: usize, seed: u64) -> Vec<BigUint> {
     let mut r = rng(seed);
