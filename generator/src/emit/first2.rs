@@ -172,6 +172,8 @@ pub(super) fn kernel(
         table,
     };
     ctx.insert("twiddle_put", &put.render(8));
+    // the first two passes' second twiddles are w^(a t0): those that are powers of r in whole warps
+    ctx.insert("skip_order", &super::skip_order::SkipOrder::new(n).c_code(sbn, 8));
     let src = super::render("dft_table_first2.cl.tera", &ctx)?;
     let formula = if pair {
         format!("two Stockham passes of radix {n}, (R, p) then (R, pR), in one launch: DFT_{n} = {}", program.formula)

@@ -22,6 +22,7 @@ mod ptx_model;
 pub mod quotient;
 mod series;
 pub mod sig;
+pub mod skip_order;
 mod table;
 mod table_layout;
 mod twiddle_put;
