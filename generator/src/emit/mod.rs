@@ -117,6 +117,13 @@ fn templates() -> &'static Tera {
     })
 }
 
+/// C statements, one per line, each indented by `indent` spaces (for a
+/// template that prints them inside a block).
+fn indented(lines: &[String], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    lines.iter().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+}
+
 fn render(name: &str, ctx: &tera::Context) -> Result<String, EmitError> {
     templates().render(name, ctx).map_err(|e| {
         let mut msg = e.to_string();

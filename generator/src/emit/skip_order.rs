@@ -122,8 +122,7 @@ impl SkipOrder {
             lines.push("    }".into());
         }
         lines.push("}".into());
-        let pad = " ".repeat(indent);
-        lines.iter().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+        super::indented(&lines, indent)
     }
 }
 

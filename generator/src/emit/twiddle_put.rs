@@ -127,8 +127,7 @@ impl<'a> TwiddlePut<'a> {
             lines =
                 std::iter::once("{".to_string()).chain(lines.into_iter().map(|l| format!("    {l}"))).chain(["}".to_string()]).collect();
         }
-        let pad = " ".repeat(indent);
-        lines.iter().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+        super::indented(&lines, indent)
     }
 }
 
