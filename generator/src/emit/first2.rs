@@ -25,7 +25,8 @@
 //! gi = sb·R + a (column a) keeps input b in slot b; after its stages (the
 //! table variant's warp code, `warp_stages::lane_code`) output t0 of column
 //! a is in slot t0, multiplied there by the second pass's twiddle
-//! w^((a·κ2) << tw_shift2), κ2 = t0·p + κ; level 2's block sb·R + t0 reads
+//! w^((a·κ2) << tw_shift2), κ2 = t0·p + κ (in `first2`, κ2 = t0, taken in
+//! the order of `skip_order`: those that need f_mul first); level 2's block sb·R + t0 reads
 //! its input a from slot t0 of block sb·R + a, with the same warp code.
 
 use super::banks::wavefronts_lazy;
@@ -172,8 +173,10 @@ pub(super) fn kernel(
         table,
     };
     ctx.insert("twiddle_put", &put.render(8));
-    // the first two passes' second twiddles are w^(a t0): those that are powers of r in whole warps
-    ctx.insert("skip_order", &super::skip_order::SkipOrder::new(n).c_code(sbn, 8));
+    if !pair {
+        // the first two passes' second twiddles are w^(a t0): those that are powers of r in whole warps
+        ctx.insert("skip_order", &super::skip_order::SkipOrder::new(n).c_code(sbn, 8));
+    }
     let src = super::render("dft_table_first2.cl.tera", &ctx)?;
     let formula = if pair {
         format!("two Stockham passes of radix {n}, (R, p) then (R, pR), in one launch: DFT_{n} = {}", program.formula)
