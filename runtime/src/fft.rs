@@ -693,12 +693,12 @@ impl Plan {
         };
         let mut forked = false;
         for (j, launch) in launches.iter().copied().enumerate().skip(start) {
-            let layout = layouts[j];
-            if j + 1 == launches.len() {
+            let (layout, last) = (layouts[j], j + 1 == launches.len());
+            if last {
                 kernels.mark_last_launch();
             }
             // the last launch writes the plan's third vector where it has one (Halves::spare_last)
-            let to_spare = j + 1 == launches.len() && self.spare.is_some();
+            let to_spare = last && self.spare.is_some();
             let out = match &self.spare {
                 Some(spare) if to_spare => spare,
                 _ => &self.scratch,

@@ -121,8 +121,15 @@ impl PassPart {
 /// `waiter` until the next flush.
 fn queue_waits_for(waiter: &Queue, other: &Queue) -> Result<()> {
     let marker = other.enqueue_marker::<&ocl::Event>(None).or_device(|| "cannot enqueue a marker".into())?;
+    queue_waits_on(waiter, other, &marker)
+}
+
+/// Commands enqueued on `waiter` from now on start after `event`, a command
+/// of `other`, which is flushed (a command of another queue in a wait list
+/// must have been handed to the device).
+fn queue_waits_on(waiter: &Queue, other: &Queue, event: &ocl::Event) -> Result<()> {
     other.flush().or_device(|| "cannot flush a queue".into())?;
-    ocl::core::enqueue_barrier_with_wait_list(waiter.as_core(), Some(&marker), None::<&mut ocl::Event>, None)
+    ocl::core::enqueue_barrier_with_wait_list(waiter.as_core(), Some(event), None::<&mut ocl::Event>, None)
         .map_err(ocl::Error::from)
         .or_device(|| "cannot enqueue a barrier".into())
 }
@@ -512,14 +519,7 @@ impl FieldKernels {
     pub fn fork(&self) -> Result<()> {
         let saved = std::mem::replace(&mut *self.fork_event.lock().expect("fork event"), ForkEvent::Idle);
         match saved {
-            ForkEvent::Saved(ev) => {
-                let (waiter, other) = (&self.session.side_queue, &self.session.queue);
-                // a command of another queue in a wait list must have been flushed
-                other.flush().or_device(|| "cannot flush a queue".into())?;
-                ocl::core::enqueue_barrier_with_wait_list(waiter.as_core(), Some(&ev), None::<&mut ocl::Event>, None)
-                    .map_err(ocl::Error::from)
-                    .or_device(|| "cannot enqueue a barrier".into())
-            }
+            ForkEvent::Saved(ev) => queue_waits_on(&self.session.side_queue, &self.session.queue, &ev),
             _ => self.queue_waits_for(&self.session.side_queue, &self.session.queue),
         }
     }
