@@ -56,14 +56,15 @@ struct StageCtx {
 
 /// The context of a DFT_R pass kernel of a variant, with twiddles from the
 /// plan's table or a launch table, or without (`twiddles` None: the first
-/// pass).
+/// pass), its lazy digits' high parts `high_part` in local memory (the
+/// table variant's; the local variant's are bytes).
 pub fn dft(
     prime: &Prime,
     prog: &Program,
     name: &str,
     variant: Variant,
     segments: u32,
-    twiddles: Option<super::TwiddleTable>,
+    (twiddles, high_part): (Option<super::TwiddleTable>, super::high_part::HighPart),
 ) -> Result<Context, super::EmitError> {
     let twiddled = twiddles.is_some();
     let k = prime.k();
@@ -105,7 +106,9 @@ pub fn dft(
     }
     match variant {
         Variant::Local => super::local::context(k, name, prog, (twiddles, mul_lazy), &mut c)?,
-        Variant::Table => super::table::context(k, name, prog, layout.as_ref().expect("the table layout"), (twiddles, mul_lazy), &mut c)?,
+        Variant::Table => {
+            super::table::context(k, name, prog, layout.as_ref().expect("the table layout"), (twiddles, (mul_lazy, high_part)), &mut c)?
+        }
         Variant::Digits => super::digits::context(k, name, prog, &mut c)?,
         Variant::Workgroup => {
             let (gpw, tpb) = super::workgroup_shape(prog.size);

@@ -30,6 +30,7 @@
 //! its input a from slot t0 of block sb·R + a, with the same warp code.
 
 use super::banks::wavefronts_lazy;
+use super::high_part::HighPart;
 use super::sig;
 use super::table;
 use super::twiddle_put::{TwiddlePut, TwiddleTable};
@@ -132,8 +133,9 @@ pub(super) fn kernel(
         return Err(EmitError::Unsupported("the first two passes (p = 1, K) read the plan's table only".into()));
     }
     let name = if pair { pair_name(program, table) } else { name(program) };
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, Some(table))?;
-    table::kernel_context(k, &name, program, false, opts, &mut ctx)
+    // its lazy digits keep a byte of high part (two cost it 4%, v43)
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, (Some(table), HighPart::Byte))?;
+    table::kernel_context(k, &name, program, (false, HighPart::Byte), opts, &mut ctx)
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;
     let (groups, tpd) = table::shape(k, n);
     ctx.insert("threads", &(groups * tpd));
@@ -160,6 +162,7 @@ pub(super) fn kernel(
             guard: Some("b > 0 && kappa > 0"),
             index_of_digit: &at_load,
             mul_lazy,
+            high_part: HighPart::Byte,
             table,
         };
         ctx.insert("twiddle_put_1", &load_put.render(8));
@@ -170,6 +173,7 @@ pub(super) fn kernel(
         guard: Some("a > 0 && kappa2 > 0"),
         index_of_digit: &at,
         mul_lazy,
+        high_part: HighPart::Byte,
         table,
     };
     ctx.insert("twiddle_put", &put.render(8));

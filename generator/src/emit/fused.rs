@@ -229,7 +229,8 @@ pub fn context(
     let at = |digit: &str| format!("at + {digit} * {digit_stride}");
     for (key, e) in [("twiddle_put_1", "SRGFN_TW_EXP(b, kappa, tw_shift)"), ("twiddle_put_2", "SRGFN_TW_EXP(a, t0 * p + kappa, tw_shift2)")]
     {
-        let put = super::twiddle_put::TwiddlePut { exponent: Some(e), guard: None, index_of_digit: &at, mul_lazy, table };
+        let high_part = super::high_part::HighPart::Byte;
+        let put = super::twiddle_put::TwiddlePut { exponent: Some(e), guard: None, index_of_digit: &at, mul_lazy, high_part, table };
         ctx.insert(key, &put.render(12));
     }
     Ok(shape)
@@ -245,7 +246,7 @@ pub fn kernel(
     table: TwiddleTable,
 ) -> Result<(EmittedFile, KernelEntry), EmitError> {
     let name = name(program, table);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, Some(table))?;
+    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, (Some(table), super::high_part::HighPart::Byte))?;
     let shape = context(prime.k(), &name, program, (super::context::has_mul_lazy(prime), table), &mut ctx)?;
     let sig = super::sig::fused_pass(&name);
     ctx.insert("params", &sig.c_params_for(segments));

@@ -14,6 +14,7 @@
 
 use super::arith::{each_in, ArithSpec, Loops, C};
 use super::fastnorm::FastNorm;
+pub use super::mul_split::{MulSplit, SplitForm, STORED_DIGIT_BITS, WIDE_STORED_DIGIT_BITS};
 
 /// The power of two 2^e nearest to r, and δ = r − 2^e.
 pub fn nearest_power(r: u64) -> (u32, i128) {
@@ -42,138 +43,6 @@ pub fn exact_rounds(r: u64, v_max: i128, max_rounds: u32) -> Option<u32> {
         (lo, hi) = (nlo, nhi);
     }
     None
-}
-
-/// Bits of a lazy digit that local memory keeps: the low word and one signed
-/// byte of the high part (`SL`, `SH`), so |d| < 2^71 wherever a pass stores one
-/// (the digits variant's high parts: `digit_bounds::high_part_bytes`).
-pub const STORED_DIGIT_BITS: i32 = 71;
-
-/// Rounds of v ← (v mod 2^e) − ⌊v / 2^e⌋ δ that take |v| ≤ `v_max` below
-/// `target`, with the bound after the last round; None beyond `max_rounds`.
-fn split_rounds(v_max: f64, e: u32, delta: i128, target: f64, max_rounds: u32) -> Option<(u32, f64)> {
-    let two_e = (2f64).powi(e as i32);
-    let (mut v, mut rounds) = (v_max, 0);
-    while v > target {
-        if rounds == max_rounds {
-            return None;
-        }
-        v = two_e + (v / two_e + 2.0) * delta.unsigned_abs() as f64;
-        rounds += 1;
-    }
-    Some((rounds, v))
-}
-
-/// How f_mul_lazy turns a coefficient v (signed, |v| < (k + 3) r², the carry
-/// in included) into a lazy digit with shifts and adds, r = 2^e + δ, δ = σ 2^u.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SplitForm {
-    /// `n` rounds of Q = ⌊v / 2^e⌋, v ← (v mod 2^e) − Q δ on the 192-bit v,
-    /// the quotients summed; the last digit is below 2^65 before the wrap.
-    Rounds(u32),
-    /// The quotient estimate, s = e − u:
-    ///
-    ///   Q = V + Σ_{m=1..M} (−σ)^m ⌊V / 2^{m s}⌋,  V = ⌊v / 2^e⌋,
-    ///
-    /// the first terms of V / (1 + δ / 2^e), each rounded down (v19c: one
-    /// shift per term; rounded to nearest, each term cost three instructions
-    /// more and halved its error); the
-    /// digit is v − Q r, computed modulo 2^96 from shifts of Q, plus the
-    /// previous coefficient's quotient (|Q| < (k + 3) r).  Each rounded
-    /// term is off by less than 1, the tail by at most 1/4 and V by less than
-    /// 2^e / r in units of r, so |v − Q r| < (M + 1/4 + 2^e / r) r.
-    Series {
-        /// s = e − u: the terms fall by 2^s.
-        s: u32,
-        /// M, the terms after V.
-        terms: u32,
-    },
-}
-
-/// The split of f_mul_lazy's coefficients for one prime.  Rounds: the
-/// quotient carries on into the next coefficient, the last wraps around onto
-/// digits 0 and 1 (r^k = −1).  Series: each coefficient splits on its own and
-/// its quotient goes into the next digit, the last onto digit 0, negated.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MulSplit {
-    /// 2^e is the power of two nearest to r.
-    pub e: u32,
-    /// δ = r − 2^e: zero or a signed power of two.
-    pub delta: i128,
-    /// Rounds or the quotient series.
-    pub form: SplitForm,
-    /// Bound on |digit|: for rounds after the last round (before the wrap),
-    /// for the series with the previous (or wrapped last) quotient added.
-    pub out_bound: f64,
-}
-
-impl MulSplit {
-    /// Most terms a series may take.
-    pub const MAX_TERMS: u32 = 8;
-
-    /// The largest k whose f_mul_lazy takes the series (H200, v11: k = 8
-    /// 2^20 0.832 → 0.741 ms, k = 4 0.387 → 0.363; k = 16's table variant was
-    /// 2–10% slower at N ≥ 2^18 with the series, and level with the rounds
-    /// once the carries ran as one PTX chain (v11c), so it keeps the rounds).
-    pub const SERIES_MAX_K: usize = 8;
-
-    /// The split of a prime's f_mul coefficients, when δ is zero or a signed
-    /// power of two: the series up to [`Self::SERIES_MAX_K`] where at most
-    /// [`Self::MAX_TERMS`] terms reach a tail below 1/4, else at most 4 rounds
-    /// that reach |v| < 2^65; None where neither does (the exact division).
-    pub fn of(k: usize, r: u64) -> Option<MulSplit> {
-        let (e, delta) = nearest_power(r);
-        if delta != 0 && !delta.unsigned_abs().is_power_of_two() {
-            return None;
-        }
-        let series = if k <= Self::SERIES_MAX_K { Self::series(k, r, e, delta).filter(|sp| sp.fits_passes(k)) } else { None };
-        series.or_else(|| {
-            let v0 = (k as f64 + 3.0) * (r as f64) * (r as f64);
-            let (rounds, out_bound) = split_rounds(v0, e, delta, (2f64).powi(65), 4)?;
-            Some(MulSplit { e, delta, form: SplitForm::Rounds(rounds), out_bound })
-        })
-    }
-
-    fn series(k: usize, r: u64, e: u32, delta: i128) -> Option<MulSplit> {
-        let (rf, two_e) = (r as f64, (2f64).powi(e as i32));
-        // |V| ≤ v_max / 2^e + 1 for |v| < (k + 3) r²
-        let v_top = (k as f64 + 3.0) * rf * rf / two_e + 1.0;
-        let (s, terms) = if delta == 0 {
-            (e, 0)
-        } else {
-            let s = e - delta.unsigned_abs().trailing_zeros();
-            // the terms after V are signed 64-bit values
-            if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
-                return None;
-            }
-            let tail = |m: u32| v_top / (2f64).powi(((m + 1) * s) as i32) / (1.0 - (2f64).powi(-(s as i32)));
-            (s, (0..=Self::MAX_TERMS).find(|&m| tail(m) <= 0.25)?)
-        };
-        // the digits v − Q r plus the previous coefficient's quotient (the last one, negated, at
-        // digit 0): |Q| < |V| 2^e / r + M + 1
-        let digit = Self::series_digit(terms, r, e);
-        let out_bound = digit + v_top * two_e / rf + terms as f64 + 1.0;
-        Some(MulSplit { e, delta, form: SplitForm::Series { s, terms }, out_bound })
-    }
-
-    /// Bound on |v − Q r| of the series with `terms` terms.
-    pub fn series_digit(terms: u32, r: u64, e: u32) -> f64 {
-        (terms as f64 + 0.25 + (2f64).powi(e as i32) / r as f64) * r as f64
-    }
-
-    /// Whether the lazy digits of a pass of 2k-point DFT levels on this
-    /// split's outputs keep within local memory's [`STORED_DIGIT_BITS`].
-    fn fits_passes(&self, k: usize) -> bool {
-        (2 * k) as f64 * self.out_bound < (2f64).powi(STORED_DIGIT_BITS)
-    }
-
-    /// Bound on the digits f_mul_lazy leaves, the wrapped carry included.
-    pub fn digit_bound(&self, r: u64) -> f64 {
-        match self.form {
-            SplitForm::Rounds(_) => self.out_bound * 1.5 + r as f64,
-            SplitForm::Series { .. } => self.out_bound.max(r as f64),
-        }
-    }
 }
 
 /// The normalisation constants of a prime for lazy digits of L levels.
@@ -231,8 +100,11 @@ impl LazySpec {
     /// The constants for the arithmetic `a` is emitted with: the levels a
     /// pass runs lazily, on inputs bounded as its f_mul leaves them.
     pub fn of(a: &ArithSpec) -> LazySpec {
+        // f_mul_lazy's digits, or f_mul_lazy_wide's where there is one (larger)
         let level0 = match (a.unrolled_mul(), MulSplit::of(a.k, a.r)) {
-            (true, Some(split)) => split.digit_bound(a.r),
+            (true, Some(split)) => {
+                MulSplit::wide(a.k, a.r).map_or(split.digit_bound(a.r), |w| w.digit_bound(a.r).max(split.digit_bound(a.r)))
+            }
             _ => 2.0 * a.r as f64 + (a.k as f64 + 4.0) * a.r as f64,
         };
         LazySpec::new(a.k, a.r, (2 * a.k).trailing_zeros(), level0)
@@ -405,8 +277,6 @@ pub(super) fn round(l: &LazySpec) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_bigint::{BigInt, Sign};
-    use num_traits::{One, ToPrimitive, Zero};
     use rand::{Rng, SeedableRng};
 
     /// The host model of `srgfn_norm`'s per-digit step: the rounds, then the
@@ -463,84 +333,9 @@ mod tests {
         }
     }
 
-    /// The host model of f_mul_lazy's per-coefficient step as emitted: V by an
-    /// arithmetic shift, the series' terms rounded as the kernel rounds them
-    /// (⌊V / 2^(ms)⌋), and the digit v − Q r.
-    fn split_model(sp: &MulSplit, v: &BigInt) -> (BigInt, BigInt) {
-        let big_v = v >> sp.e;
-        let SplitForm::Series { s, terms } = sp.form else { panic!("{sp:?} is no series") };
-        let mut q = big_v.clone();
-        for m in 1..=terms {
-            let t = &big_v >> (m * s);
-            let sign_plus = sp.delta < 0 || m % 2 == 0;
-            q = if sign_plus { q + t } else { q - t };
-        }
-        let r = (BigInt::one() << sp.e) + BigInt::from(sp.delta);
-        (v - &q * &r, q)
-    }
-
-    #[test]
-    fn the_split_of_f_mul_coefficients_reaches_its_bound() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let cases: [(usize, u64); 8] = [
-            (2, (1 << 63) + (1 << 53)),
-            (4, u64::MAX - (1 << 50) + 1),
-            (8, (1 << 63) + (1 << 34)),
-            (8, (1 << 62) - (1 << 20)),
-            (4, u64::MAX - (1 << 32) + 1),
-            (4, (1 << 40) + (1 << 12)),
-            (2, (1 << 62) + (1 << 30)),
-            (1, (1 << 63) + (1 << 20)),
-        ];
-        for (k, r) in cases {
-            let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("k = {k}, r = {r:#x} should split"));
-            assert!(matches!(sp.form, SplitForm::Series { terms, .. } if terms <= MulSplit::MAX_TERMS));
-            let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
-            let bits = v_max.bits();
-            let edges = [
-                &v_max - BigInt::one(),
-                BigInt::one() - &v_max,
-                BigInt::zero(),
-                BigInt::from(r),
-                -BigInt::from(r),
-                BigInt::from(r) * BigInt::from(r),
-            ];
-            let random = (0..3000).map(|_| {
-                let mut words = [0u32; 6];
-                rng.fill(&mut words[..]);
-                let v = BigInt::from_slice(Sign::Plus, &words) % &v_max;
-                if rng.gen() {
-                    -v
-                } else {
-                    v
-                }
-            });
-            for v in edges.into_iter().chain(random) {
-                let (d, q) = split_model(&sp, &v);
-                assert_eq!(&q * BigInt::from(r) + &d, v);
-                // the digit as the kernel keeps it: 96 bits, and within the bound the passes assume
-                let d_abs = d.to_f64().unwrap().abs();
-                let SplitForm::Series { terms, .. } = sp.form else { unreachable!() };
-                assert!(d_abs <= MulSplit::series_digit(terms, r, sp.e), "k = {k}, r = {r:#x}, v = {v}: digit {d} (bits {bits})");
-                // with the previous quotient added, within the bound the passes assume
-                assert!(d_abs + (q.to_f64().unwrap().abs()) <= sp.out_bound);
-                assert!(d.bits() < 95);
-            }
-        }
-        // δ = 2^61 beside 2^62 is neither a series nor rounds; δ not a power of two either
-        assert!(MulSplit::of(8, (1 << 63) - (1 << 61)).is_none());
-        // above k = 8 the rounds (the measured choice), as before: k = 16 in 3 rounds
-        for (k, r) in [(16usize, (1u64 << 62) + (1 << 36)), (64, (1 << 63) - (1 << 40))] {
-            let sp = MulSplit::of(k, r).expect("a two-term radix far from its neighbours splits");
-            assert!(matches!(sp.form, SplitForm::Rounds(n) if n <= 4) && sp.out_bound < (2f64).powi(65), "k = {k}: {sp:?}");
-        }
-        // (2^63 + 2^53)^2 + 1: δ = 2^53 is too close to 2^63 for four rounds, not for the series
-        assert!(matches!(MulSplit::of(2, (1 << 63) + (1 << 53)).map(|s| s.form), Some(SplitForm::Series { terms: 6, .. })));
-        assert!(MulSplit::of(8, (1 << 59) + (1 << 57) + (1 << 39)).is_none());
-    }
-
     /// Every lazy digit a pass of the local, table or fused variant stores
-    /// fits `SL` and a signed byte of `SH`, for the radices of every shape.
+    /// fits `SL` and a signed byte of `SH` (f_mul_lazy's), or two bytes
+    /// (f_mul_lazy_wide's), for the radices of every shape.
     #[test]
     fn lazy_digits_of_a_pass_fit_local_memory() {
         for (k, r) in [
@@ -552,8 +347,10 @@ mod tests {
         ] {
             let a = ArithSpec { k, r, shift: r.leading_zeros(), mul: crate::emit::MulForm::Wide64, ptx: true };
             let l = LazySpec::of(&a);
-            let top = (1u64 << l.levels) as f64 * l.level0;
-            assert!(top < 2f64.powi(STORED_DIGIT_BITS), "k = {k}, r = {r:#x}: 2^{:.2}", top.log2());
+            let levels = (1u64 << l.levels) as f64;
+            let byte = MulSplit::of(k, r).map_or(l.level0, |sp| sp.digit_bound(r));
+            assert!(levels * byte < 2f64.powi(STORED_DIGIT_BITS), "k = {k}, r = {r:#x}: 2^{:.2}", (levels * byte).log2());
+            assert!(levels * l.level0 < 2f64.powi(WIDE_STORED_DIGIT_BITS), "k = {k}, r = {r:#x}: 2^{:.2}", (levels * l.level0).log2());
         }
     }
 }

@@ -17,6 +17,7 @@
 use serde::Serialize;
 
 use super::butterfly::{self, Butterfly};
+use super::high_part::HighPart;
 use super::table::require_no_output_shifts;
 use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::EmitError;
@@ -102,7 +103,8 @@ pub(super) fn context(
     let (stride, groups) = (shape.slot_stride, shape.groups);
     ctx.insert(
         "twiddle_put",
-        &TwiddlePut::pass_input(twiddles, mul_lazy, &|digit: &str| format!("t * {stride} + {digit} * {groups} + lane")).render(12),
+        &TwiddlePut::pass_input(twiddles, (mul_lazy, HighPart::Byte), &|digit: &str| format!("t * {stride} + {digit} * {groups} + lane"))
+            .render(12),
     );
     let w = shape.positions;
     ctx.insert("groups", &shape.groups);

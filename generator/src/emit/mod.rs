@@ -14,9 +14,11 @@ pub mod digits;
 pub mod fastnorm;
 pub mod first2;
 pub mod fused;
+pub mod high_part;
 pub mod lazy;
 pub mod local;
 mod mul;
+pub mod mul_split;
 #[cfg(test)]
 mod ptx_model;
 pub mod quotient;
@@ -44,6 +46,7 @@ pub use defaults::{
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
+pub use high_part::HighPart;
 pub use local::LocalShape;
 pub use sig::{KernelSig, Param, ParamType};
 pub use twiddle_put::TwiddleTable;
@@ -551,12 +554,17 @@ pub fn dft_kernel(
     let mut entries = Vec::new();
     for (kname, twiddles) in kernels {
         let twiddled = twiddles.is_some();
-        let mut ctx = context::dft(prime, program, &kname, variant, segments, twiddles)?;
+        // a twiddled single pass of the table variant keeps two-byte high parts where that saves a series term
+        let high_part = match variant {
+            Variant::Table => HighPart::of_table_pass(prime.k(), prime.r(), twiddled, context::has_mul_lazy(prime)),
+            _ => HighPart::Byte,
+        };
+        let mut ctx = context::dft(prime, program, &kname, variant, segments, (twiddles, high_part))?;
         if variant == Variant::Digits {
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }
         if variant == Variant::Table {
-            table::kernel_context(prime.k(), &kname, program, twiddled, opts, &mut ctx);
+            table::kernel_context(prime.k(), &kname, program, (twiddled, high_part), opts, &mut ctx);
         }
         src.push_str(&render(tpl, &ctx)?);
         let sig = sig::pass(&kname, variant);

@@ -5,6 +5,7 @@
 //! (see `lazy.rs`), where the carries need not be exact.
 
 use super::arith::{ArithSpec, C};
+use super::high_part::HighPart;
 use super::lazy::{nearest_power, MulSplit, SplitForm};
 use super::MulForm;
 
@@ -13,7 +14,11 @@ pub(super) fn render(c: &mut C, a: &ArithSpec) {
     accumulator(c, a);
     mul(c, a);
     if a.unrolled_mul() {
-        mul_lazy(c, a);
+        // f_mul_lazy, and f_mul_lazy_wide where the radix has a split for two-byte high parts
+        mul_lazy(c, a, (HighPart::Byte.split(a.k, a.r), HighPart::Byte));
+        if let Some(wide) = HighPart::Short.split(a.k, a.r) {
+            mul_lazy(c, a, (Some(wide), HighPart::Short));
+        }
     }
 }
 
@@ -63,16 +68,16 @@ pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
     }
 }
 
-/// `f_mul_lazy`: x y mod p as lazy digits (see `lazy.rs`) for the passes:
-/// each coefficient's digit and carry by shifts and adds where the radix
-/// allows it ([`MulSplit`]: the quotient series, or split rounds above
-/// [`MulSplit::SERIES_MAX_K`]), else by the exact division; the last carry
-/// wraps around (r^k = −1) without a ripple: the series' whole quotient onto
-/// digit 0, the others' onto digits 0 and 1.
-fn mul_lazy(c: &mut C, a: &ArithSpec) {
-    let split = MulSplit::of(a.k, a.r);
+/// `f_mul_lazy` (or `f_mul_lazy_wide`, `hp`'s product): x y mod p as lazy
+/// digits (see `lazy.rs`) for the passes: each coefficient's digit and carry
+/// by shifts and adds where the radix allows it ([`MulSplit`]: the quotient
+/// series, or split rounds above [`MulSplit::SERIES_MAX_K`]), else (`split`
+/// None) by the exact division; the last carry wraps around (r^k = −1)
+/// without a ripple: the series' whole quotient onto digit 0, the others'
+/// onto digits 0 and 1.
+fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart)) {
     if let Some(sp) = &split {
-        super::series::render_macros(c, a, sp);
+        super::series::render_macros(c, a, (sp, hp));
     }
     let (e, delta) = nearest_power(a.r);
     match &split {
@@ -85,10 +90,13 @@ fn mul_lazy(c: &mut C, a: &ArithSpec) {
         )),
         None => c.line("/* (zl, zh) = x y mod p as lazy digits: the exact base-r carries of f_mul, then the last carry C\n * wraps around: -C = (-(C mod 2^e) + Cq delta) - Cq r with Cq = floor(C / 2^e), 2^e nearest to r. */"),
     }
-    c.open("static inline __attribute__((always_inline)) void f_mul_lazy(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {");
+    c.open(format!(
+        "static inline __attribute__((always_inline)) void {}(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {{",
+        hp.mul_lazy()
+    ));
     c.line("ulong ch = 0, cl = 0;");
     products(c, a, &|c, i| match &split {
-        Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, sp, *s, *terms, i),
+        Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, (sp, hp), *s, *terms, i),
         Some(sp @ MulSplit { form: SplitForm::Rounds(_), .. }) if super::series::rounds_in_ptx(a, sp) => {
             add_carry(c, a);
             c.line(format!("SRGFN_ROUNDS_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));

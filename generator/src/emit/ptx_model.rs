@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use super::arith::{ArithSpec, C};
 use super::fastnorm::FastNorm;
+use super::high_part::HighPart;
 use super::lazy::{render_ops, LazySpec, MulSplit, SplitForm};
 use super::mul::{accumulator, add_carry};
 use super::MulForm;
@@ -451,25 +452,32 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
             y
         }
     };
-    // the catalog's k = 2, 4, 8, and delta below 2^32 and negative below 2^63
+    // the catalog's k = 2, 4, 8 (and 2^63 + 2^30, which has a wide split too), and delta below 2^32
+    // and negative below 2^63
     // and eight terms, the last shifted by 64 (e = 63 and e = 64)
-    let radices: [(usize, u64); 7] = [
+    let radices: [(usize, u64); 8] = [
         (2, (1 << 63) + (1 << 53)),
         (4, u64::MAX - (1 << 50) + 1),
         (8, (1 << 63) + (1 << 34)),
+        (8, (1 << 63) + (1 << 30)),
         (4, (1 << 62) + (1 << 20)),
         (8, (1 << 63) - (1 << 40)),
         (2, (1 << 63) + (1 << 55)),
         (2, u64::MAX - (1 << 56) + 1),
     ];
-    for (k, r) in radices {
-        let text = format!("k = {k}, r = {r:#x}");
+    // f_mul_lazy's split, and f_mul_lazy_wide's where it has one (fewer terms)
+    let splits = radices
+        .iter()
+        .flat_map(|&(k, r)| [HighPart::Byte, HighPart::Short].into_iter().filter_map(move |hp| hp.split(k, r).map(|sp| (k, r, hp, sp))));
+    let mut wide = 0;
+    for (k, r, hp, sp) in splits {
+        let text = format!("k = {k}, r = {r:#x}, {hp:?}");
         let a = ptx_spec(k, r);
-        let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
+        wide += usize::from(hp == HighPart::Short);
         let SplitForm::Series { s, terms } = sp.form else { panic!("{text}: {sp:?} is no series") };
         let mut c = C::new();
-        super::series::render_macros(&mut c, &a, &sp);
-        let asm = parse_asm(&macro_text(&c.out, "SRGFN_SERIES_SPLIT"));
+        super::series::render_macros(&mut c, &a, (&sp, hp));
+        let asm = parse_asm(&macro_text(&c.out, hp.split_macro()));
         let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
         for i in 0..3000 {
             let v = coefficient(i, &v_max, r, &mut rng);
@@ -500,6 +508,7 @@ fn emitted_ptx_series_split_is_the_quotient_series() {
             assert_eq!(q_got, ((&q % &m96) + &m96) % &m96, "{text}: v = {v}: the quotient");
         }
     }
+    assert!(wide >= 2, "{wide} wide splits checked");
 }
 
 /// f_mul_lazy's split rounds as one PTX chain (`SRGFN_ROUNDS_SPLIT`,
@@ -526,7 +535,7 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
         let SplitForm::Rounds(rounds) = sp.form else { panic!("{text}: {sp:?} is no rounds form") };
         assert!(super::series::rounds_in_ptx(&a, &sp), "{text} takes the PTX rounds");
         let mut c = C::new();
-        super::series::render_macros(&mut c, &a, &sp);
+        super::series::render_macros(&mut c, &a, (&sp, HighPart::Byte));
         let asm = parse_asm(&macro_text(&c.out, "SRGFN_ROUNDS_SPLIT"));
         let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
         let (two_e, delta) = (BigInt::from(1) << sp.e, BigInt::from(sp.delta));

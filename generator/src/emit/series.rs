@@ -7,14 +7,16 @@
 //! rounds use the words their bounds need (v19e); the C form is in mul.rs.
 
 use super::arith::{ArithSpec, C};
+use super::high_part::HighPart;
 use super::lazy::{MulSplit, SplitForm};
 
 /// One coefficient v2:v1:v0 → lazy digit `i`: v − Q r plus the previous
 /// coefficient's quotient ch:cl (a lazy digit takes it whole, so the
 /// coefficients do not wait on each other); Q goes to the next digit.
-pub(super) fn split(c: &mut C, a: &ArithSpec, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+/// `hp`: the high part the product's digits are for (the PTX macro's name).
+pub(super) fn split(c: &mut C, a: &ArithSpec, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32, i: &str) {
     if a.ptx && fits_words(a, sp) {
-        c.line(format!("SRGFN_SERIES_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));
+        c.line(format!("{}(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);", hp.split_macro()));
     } else {
         split_c(c, sp, s, terms, i)
     }
@@ -28,10 +30,11 @@ fn fits_words(a: &ArithSpec, sp: &MulSplit) -> bool {
 }
 
 /// The macro of the PTX chain the split `sp` takes, if any: printed before
-/// f_mul_lazy, which calls it per coefficient ([`split`], and mul.rs for the rounds).
-pub(super) fn render_macros(c: &mut C, a: &ArithSpec, sp: &MulSplit) {
+/// the lazy product of high part `hp`, which calls it per coefficient
+/// ([`split`], and mul.rs for the rounds).
+pub(super) fn render_macros(c: &mut C, a: &ArithSpec, (sp, hp): (&MulSplit, HighPart)) {
     match sp.form {
-        SplitForm::Series { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, sp, s, terms),
+        SplitForm::Series { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, (sp, hp), s, terms),
         SplitForm::Rounds(rounds) if a.ptx => {
             if let Some(plan) = rounds_plan(a, sp, rounds) {
                 rounds_macro(c, sp, rounds, &plan)
@@ -44,7 +47,7 @@ pub(super) fn render_macros(c: &mut C, a: &ArithSpec, sp: &MulSplit) {
 /// `SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2)`: the words of v are
 /// w0..w4, of V V0..V2, of Q Q0..Q2; cl:ch carry Q0, Q1 and Q2 (ch's low
 /// half) between coefficients.
-fn series_macro(c: &mut C, sp: &MulSplit, s: u32, terms: u32) {
+fn series_macro(c: &mut C, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32) {
     let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
     let mut p: Vec<String> = vec![
         ".reg .u32 zr, w0, w1, w2, w3, w4, w5, V0, V1, V2, T0, T1, S0, S1, S2, Q0, Q1, Q2, X1, X2, Y0, Y1, Y2, P0, P1, P2, P3".into(),
@@ -135,10 +138,14 @@ fn series_macro(c: &mut C, sp: &MulSplit, s: u32, terms: u32) {
         "mov.b64 %2, {Q0, Q1}".into(),
         "mov.b64 %3, {Q2, zr}".into(),
     ]);
-    c.line(format!("/* f_mul_lazy's split of one coefficient (emit/series.rs): V = floor(v / 2^{e}), Q = V + sum (-sigma)^m floor(V / 2^({s} m)), m <= {terms},"));
+    c.line(format!(
+        "/* {}'s split of one coefficient (emit/series.rs): V = floor(v / 2^{e}), Q = V + sum (-sigma)^m floor(V / 2^({s} m)), m <= {terms},",
+        hp.mul_lazy()
+    ));
     c.line(" * zh:zl = v - Q r + the previous quotient (modulo 2^96), cl:ch = Q (its third word in ch's low half) */");
     c.line(format!(
-        "#define SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2) asm(\"{{ {}; }}\" : \"=l\"(zl), \"=r\"(zh), \"+l\"(cl), \"+l\"(ch) : \"l\"(v0), \"l\"(v1), \"l\"(v2))",
+        "#define {}(zl, zh, cl, ch, v0, v1, v2) asm(\"{{ {}; }}\" : \"=l\"(zl), \"=r\"(zh), \"+l\"(cl), \"+l\"(ch) : \"l\"(v0), \"l\"(v1), \"l\"(v2))",
+        hp.split_macro(),
         p.join(";\\n\\t")
     ));
 }

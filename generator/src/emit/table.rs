@@ -13,6 +13,7 @@
 use serde::Serialize;
 
 use super::butterfly::lazy_bf;
+use super::high_part::HighPart;
 use super::table_layout::TableLayout;
 use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::{warp_stages, EmitError, KernelOptions, LOCAL_MAX_BYTES, LOCAL_THREADS};
@@ -118,19 +119,21 @@ pub(super) fn require_no_output_shifts(variant: &str, program: &Program) -> Resu
 }
 
 /// Everything the table template prints for one DFT_R program.
-/// `(twiddles, mul_lazy)`: the table the kernel's twiddles come from (None:
-/// the first pass, no twiddles) and whether f_mul_lazy exists, for its
-/// twiddled store (`TwiddlePut::pass_input`).
+/// `(twiddles, (mul_lazy, high_part))`: the table the kernel's twiddles come
+/// from (None: the first pass, no twiddles), whether f_mul_lazy exists, and
+/// the high parts of the lazy digits in local memory, for its twiddled store
+/// (`TwiddlePut::pass_input`).
 pub(super) fn context(
     k: usize,
     name: &str,
     program: &Program,
     layout: &TableLayout,
-    (twiddles, mul_lazy): (Option<TwiddleTable>, bool),
+    (twiddles, (mul_lazy, high_part)): (Option<TwiddleTable>, (bool, HighPart)),
     ctx: &mut tera::Context,
 ) -> Result<(), EmitError> {
     require_no_output_shifts("table", program)?;
-    ctx.insert("twiddle_put", &TwiddlePut::pass_input(twiddles, mul_lazy, &|digit: &str| format!("SLOT(t, {digit}, gi)")).render(8));
+    let put = TwiddlePut::pass_input(twiddles, (mul_lazy, high_part), &|digit: &str| format!("SLOT(t, {digit}, gi)"));
+    ctx.insert("twiddle_put", &put.render(8));
     let (groups, tpd) = shape(k, program.size);
     let stages: Vec<StageCtx> = program
         .stages
@@ -141,7 +144,7 @@ pub(super) fn context(
     ctx.insert("groups", &groups);
     ctx.insert("tpd", &tpd);
     ctx.insert("threads", &(groups * tpd));
-    // SL holds a word and SH a byte per digit slot: 9 bytes each
+    // SL holds a word and SH a high part per digit slot (9 or 10 bytes each)
     let words = groups * program.size * slot_stride(k);
     ctx.insert("slot_stride", &slot_stride(k));
     ctx.insert("slot_skew", &slot_skew(layout.skew));
@@ -153,9 +156,9 @@ pub(super) fn context(
         ),
     );
     ctx.insert("lmem_words", &words);
-    ctx.insert("lmem_bytes", &(words * 9));
-    // lazy_block.cl.tera's high parts: a byte (|d| < 2^71, lazy.rs STORED_DIGIT_BITS)
-    ctx.insert("sh_type", "char");
+    ctx.insert("lmem_bytes", &(words * high_part.digit_bytes()));
+    // lazy_block.cl.tera's high parts (|d| < 2^71 or 2^79)
+    ctx.insert("sh_type", high_part.c_type());
     ctx.insert("table_stages", &stages);
     Ok(())
 }
@@ -181,7 +184,7 @@ pub(super) fn kernel_context(
     k: usize,
     name: &str,
     program: &Program,
-    twiddled: bool,
+    (twiddled, high_part): (bool, HighPart),
     opts: &KernelOptions,
     ctx: &mut tera::Context,
 ) -> Option<warp_stages::WarpLayout> {
@@ -199,15 +202,16 @@ pub(super) fn kernel_context(
     ctx.insert("run_store", &(warp && groups.is_power_of_two() && (!twiddled || 2 * k < groups)));
     ctx.insert("log_groups", &groups.trailing_zeros());
     if warp {
-        // SL and SH (9 bytes a digit), and the emulated shuffles' scratch
+        // SL and SH (9 or 10 bytes a digit), and the emulated shuffles' scratch
         let scratch = shuffle_scratch_bytes(threads, opts);
-        let layout =
-            warp_stages::WarpLayout::of(k, program.size, groups, (LOCAL_MAX_BYTES - scratch) / 9, twiddled).expect("the shape's rows fit");
+        let digit_bytes = high_part.digit_bytes();
+        let layout = warp_stages::WarpLayout::of(k, program.size, groups, (LOCAL_MAX_BYTES - scratch) / digit_bytes, twiddled)
+            .expect("the shape's rows fit");
         ctx.insert("warp_layout", &layout);
-        ctx.insert("warp_code", &warp_stages::lane_code(k, program));
+        ctx.insert("warp_code", &warp_stages::lane_code(k, program, high_part));
         ctx.insert("shuffles", &warp_stages::shuffles(k, program));
         ctx.insert("lmem_words", &layout.words);
-        ctx.insert("lmem_bytes", &(layout.words * 9 + scratch));
+        ctx.insert("lmem_bytes", &(layout.words * digit_bytes + scratch));
         return Some(layout);
     }
     None

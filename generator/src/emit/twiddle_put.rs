@@ -10,6 +10,8 @@
 //! `PlanShape::launch_table_log`: W'[j] = w^j for every exponent j of its
 //! launch) stores the digits as they are, with no rotation to compute.
 
+use super::high_part::HighPart;
+
 /// The table a twiddled kernel is built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TwiddleTable {
@@ -43,6 +45,9 @@ pub(super) struct TwiddlePut<'a> {
     pub index_of_digit: &'a dyn Fn(&str) -> String,
     /// Whether f_mul_lazy exists (straight-line f_mul, k ≤ 32).
     pub mul_lazy: bool,
+    /// The high part of the slot's digits: its type, and the lazy product
+    /// that fills it (`f_mul_lazy` or `f_mul_lazy_wide`).
+    pub high_part: HighPart,
     /// The table the kernel reads.
     pub table: TwiddleTable,
 }
@@ -52,12 +57,17 @@ impl<'a> TwiddlePut<'a> {
     /// table kernels load it: e = SRGFN_TW_EXP(t, κ, tw_shift), nonzero only
     /// for t > 0 and κ > 0, from `twiddles`' table, and none in the first
     /// pass (`twiddles` None).
-    pub(super) fn pass_input(twiddles: Option<TwiddleTable>, mul_lazy: bool, index_of_digit: &'a dyn Fn(&str) -> String) -> Self {
+    pub(super) fn pass_input(
+        twiddles: Option<TwiddleTable>,
+        (mul_lazy, high_part): (bool, HighPart),
+        index_of_digit: &'a dyn Fn(&str) -> String,
+    ) -> Self {
         TwiddlePut {
             exponent: twiddles.map(|_| "SRGFN_TW_EXP(t, kappa, tw_shift)"),
             guard: twiddles.map(|_| "t > 0 && kappa > 0"),
             index_of_digit,
             mul_lazy,
+            high_part,
             table: twiddles.unwrap_or(TwiddleTable::Plan),
         }
     }
@@ -75,7 +85,7 @@ impl<'a> TwiddlePut<'a> {
             lines.push(format!("{pad}    digit_t w[SRGFN_K];"));
             lines.push(format!("{pad}    load_tw(w, W, tt);"));
             if self.mul_lazy {
-                lines.push(format!("{pad}    f_mul_lazy(ul, uh, u, w);"));
+                lines.push(format!("{pad}    {}(ul, uh, u, w);", self.high_part.mul_lazy()));
             } else {
                 lines.push(format!("{pad}    f_mul(u, u, w);"));
                 lines.push(format!("{pad}    for (int d = 0; d < SRGFN_K; d++) ul[d] = u[d];"));
@@ -112,14 +122,14 @@ impl<'a> TwiddlePut<'a> {
         if self.exponent.is_some() && rotation.is_none() {
             lines.push(format!("    const uint idx = {};", (self.index_of_digit)("d")));
             lines.push("    SL[idx] = ul[d];".into());
-            lines.push("    SH[idx] = (char)uh[d];".into());
+            lines.push(format!("    SH[idx] = ({})uh[d];", self.high_part.c_type()));
         } else {
             lines.push(format!("    const uint idx = {};", (self.index_of_digit)("SRGFN_ROT_TO(d, rot)")));
             lines.push("    ulong l = ul[d];".into());
             lines.push("    int h = uh[d];".into());
             lines.push("    if (SRGFN_ROT_NEG(d, rot)) SRGFN_LZ_SUB(l, h, (ulong)0, 0, ul[d], uh[d]);".into());
             lines.push("    SL[idx] = l;".into());
-            lines.push("    SH[idx] = (char)h;".into());
+            lines.push(format!("    SH[idx] = ({})h;", self.high_part.c_type()));
         }
         lines.push("}".into());
         if self.exponent.is_some() && self.guard.is_none() {
@@ -139,7 +149,8 @@ mod tests {
     fn the_guarded_and_unguarded_forms() {
         let at = |rot: &str| format!("SLOT(t, {rot}, gi)");
         let put = |exponent, guard, mul_lazy, indent| {
-            TwiddlePut { exponent, guard, index_of_digit: &at, mul_lazy, table: TwiddleTable::Plan }.render(indent)
+            TwiddlePut { exponent, guard, index_of_digit: &at, mul_lazy, high_part: HighPart::Byte, table: TwiddleTable::Plan }
+                .render(indent)
         };
         let guarded = put(Some("EXP"), Some("t > 0 && kappa > 0"), true, 0);
         let lines: Vec<&str> = guarded.lines().collect();
@@ -173,9 +184,30 @@ mod tests {
         let first = put(None, None, true, 0);
         assert!(!first.contains("load_tw") && !first.contains("const ulong e") && first.contains("SRGFN_ROT_TO(d, rot)"), "{first}");
         // a launch table: no rotation computed, every digit stored where it is
-        let own =
-            TwiddlePut { exponent: Some("EXP"), guard: None, index_of_digit: &at, mul_lazy: true, table: TwiddleTable::Launch }.render(0);
+        let own = TwiddlePut {
+            exponent: Some("EXP"),
+            guard: None,
+            index_of_digit: &at,
+            mul_lazy: true,
+            high_part: HighPart::Byte,
+            table: TwiddleTable::Launch,
+        }
+        .render(0);
         assert!(own.contains("const uint idx = SLOT(t, d, gi);") && own.contains("f_mul_lazy(ul, uh, u, w);"), "{own}");
         assert!(!own.contains("rot") && !own.contains(">> log_t"), "{own}");
+        // two-byte high parts: f_mul_lazy_wide's digits, stored as shorts
+        let wide = TwiddlePut {
+            exponent: Some("EXP"),
+            guard: None,
+            index_of_digit: &at,
+            mul_lazy: true,
+            high_part: HighPart::Short,
+            table: TwiddleTable::Plan,
+        }
+        .render(0);
+        assert!(
+            wide.contains("f_mul_lazy_wide(ul, uh, u, w);") && wide.contains("SH[idx] = (short)h;") && !wide.contains("(char)"),
+            "{wide}"
+        );
     }
 }

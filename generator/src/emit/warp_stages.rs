@@ -186,8 +186,8 @@ fn step_code(k: usize, st: &Bf2, var: &dyn Fn(&str) -> (String, String)) -> Vec<
 
 /// The lane code of every stage of `program` (DFT_K, k = `k`), as the table
 /// template prints it inside the work-group's stage phase; `lid` and the
-/// block macros `SLOT`, `SL` and `SH` in scope.
-pub fn lane_code(k: usize, program: &Program) -> String {
+/// block macros `SLOT`, `SL` and `SH` (of `high_part`'s type) in scope.
+pub fn lane_code(k: usize, program: &Program, high_part: super::high_part::HighPart) -> String {
     let n = program.size;
     let mut v = vec![
         format!("/* lane: digit d of block gi (lid = gi {k} + d); seg: the block's first lane in the warp */"),
@@ -224,7 +224,7 @@ pub fn lane_code(k: usize, program: &Program) -> String {
     }
     // output t (in slot output_slots[t]) back to slot t
     for (t, &q) in program.output_slots.iter().enumerate() {
-        v.push(format!("SL[SLOT({t}, d, gi)] = L{q}; SH[SLOT({t}, d, gi)] = (char)H{q};"));
+        v.push(format!("SL[SLOT({t}, d, gi)] = L{q}; SH[SLOT({t}, d, gi)] = ({})H{q};", high_part.c_type()));
     }
     v.iter().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
 }
