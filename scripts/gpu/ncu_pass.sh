@@ -17,7 +17,8 @@ C=/tmp/ncu-cache-$TAG; E=/tmp/ncu-emit-$TAG; rm -rf $C $E; mkdir -p $C; chmod 70
 FUSE=""; BV=$V; FA=""
 [ $V = local ] && FUSE="--fuse off"
 [ $V = fused ] && { FUSE="--fuse on"; BV=local; FA=fused; }
-[ $V = digits ] && FA=digits
+# the table kernels take `layout` before count too (v43): the digits pass's argument order
+[ $V = digits -o $V = table ] && FA=digits
 SRGFN_CACHE_DIR=$C $B bench --prime "$PRIME" --variant $BV --radix $RX $FUSE --min-log $L --max-log $L --reps 1 --no-baselines > /dev/null 2>&1
 $B emit --prime "$PRIME" --radix $RX --ptx --out $E > /dev/null
 # the entry, its work-group (THREADS work-items, G blocks) and K from the manifest

@@ -8,9 +8,6 @@ set -u
 export PATH=/usr/local/cuda/bin:$PATH
 K8="(2^63+2^34)^8+1"
 bash scripts/gpu/sass.sh sass "$K8:20:table:2" > $OUT/sass-summary.txt 2>&1
-# the table kernels take `layout` before count, as the digits pass does: the ncu harness's
-# "digits" argument order
-sed -i 's/^\[ \$V = digits \] && FA=digits/[ $V = digits -o $V = table ] \&\& FA=digits/' scripts/gpu/ncu_pass.sh
 bash scripts/gpu/ncu_pass.sh t8r2 "$K8" table 2 20 4096 > $OUT/ncu-summary.txt 2>&1
 A="/tmp/ncu-t8r2.ptx dft16_r2_table 128 16 20 4096 16 4 3 8 16 digits"
 timeout 200 ncu --metrics sass__inst_executed_per_opcode,smsp__inst_executed.sum,smsp__cycles_active.avg --print-metric-instances details --launch-skip 2 --launch-count 1 /tmp/ncu_pass $A > $OUT/ncu-opcodes.txt 2>&1

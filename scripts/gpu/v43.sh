@@ -6,7 +6,7 @@
 #          each side (2^16 … 2^24 and 2^16 … 2^22); NVIDIA's registers of the new k = 8 table programs
 #          (OTHERS=0: k = 8 only)
 #   final: the new binary's k = 8 defaults with both baselines (f8.json)
-#   check: srgfn check of every variant with .gpu/srgfn (scripts/gpu/v20.sh checks)
+#   check: srgfn check of every variant with .gpu/srgfn (scripts/gpu/v20.sh checks); check8: k = 8's only
 # STEPS (default "bench") picks steps.  Details under $OUT/v43.tar; a short table last.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
@@ -37,6 +37,8 @@ if has bench; then
 fi
 # final: the new binary's k = 8 defaults with both baselines, one process
 has final && ./.gpu/srgfn bench --prime "$K8" --min-log 16 --max-log 24 --default-variant --reps 20 --json $R/f8.json > $R/f8.txt 2>&1
+# check8: srgfn check of k = 8's every variant only (a change to k = 8's kernels alone)
+has check8 && { mkdir -p /tmp/cache-check8; chmod 700 /tmp/cache-check8; SRGFN_WISDOM=off SRGFN_CACHE_DIR=/tmp/cache-check8 timeout 500 ./.gpu/srgfn check --prime "$K8" > $R/check8.txt 2> $R/check8.log; echo "check8 rc=$?: $(grep -c '^ok' $R/check8.txt) ok, $(grep -c '^FAIL' $R/check8.txt) failed; $(tail -n 1 $R/check8.log)"; }
 if has check; then
   SRGFN_WISDOM=off bash scripts/gpu/v20.sh checks > $R/checks.txt 2>&1
   cp -r /tmp/v20-checks $R/checks 2>/dev/null; tail -n 12 $R/checks.txt
