@@ -106,12 +106,32 @@ mod tests {
                 assert!(grown < (2f64).powi(hp.digit_bits()), "{prime} {hp:?}: 2^{:.2}", grown.log2());
                 assert_eq!(hp.digit_bits(), 8 * hp.digit_bytes() as i32 - 1, "{hp:?}");
             }
+            // the series, and so the wide split, stop at k = 8
+            assert!(k <= MulSplit::SERIES_MAX_K || MulSplit::wide(k, r).is_none(), "{prime}");
             if short == HighPart::Short {
                 let terms = |sp: Option<MulSplit>| match sp.map(|s| s.form) {
                     Some(SplitForm::Series { terms, .. }) => terms,
                     other => panic!("{prime}: {other:?}"),
                 };
                 assert!(terms(MulSplit::wide(k, r)) < terms(MulSplit::of(k, r)), "{prime}");
+            }
+        }
+    }
+
+    /// Where two-byte high parts can arise (k ≤ 8, the series), the table
+    /// variant's blocks of DFT_2k fit local memory with them, in the
+    /// template's rows and in the warp stages' layout, so that neither
+    /// `table::context` nor `table::kernel_context` runs out of it.
+    #[test]
+    fn two_byte_blocks_fit_local_memory() {
+        use crate::emit::LOCAL_MAX_BYTES;
+        for k in (1..=MulSplit::SERIES_MAX_K).filter(|k| k.is_power_of_two()) {
+            let n = 2 * k;
+            let (groups, _) = crate::emit::table_shape(k, n);
+            let bytes = HighPart::Short.digit_bytes();
+            assert!(groups * n * super::super::table::slot_stride(k) * bytes <= LOCAL_MAX_BYTES, "k = {k}");
+            for twiddled in [false, true] {
+                assert!(super::super::warp_stages::WarpLayout::of(k, n, groups, LOCAL_MAX_BYTES / bytes, twiddled).is_some(), "k = {k}");
             }
         }
     }
