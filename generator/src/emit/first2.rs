@@ -133,7 +133,7 @@ pub(super) fn kernel(
         return Err(EmitError::Unsupported("the first two passes (p = 1, K) read the plan's table only".into()));
     }
     let name = if pair { pair_name(program, table) } else { name(program) };
-    // its lazy digits keep a byte of high part (two cost it 4%, v43)
+    // its lazy digits keep a byte of high part (two cost it 3–4%, v43)
     let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, (Some(table), HighPart::Byte))?;
     table::kernel_context(k, &name, program, (false, HighPart::Byte), opts, &mut ctx)
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;

@@ -5,9 +5,10 @@
 //! series leaves a tail below 1/4.  A twiddled single pass of the table
 //! variant takes two bytes (|d| < 2^79) where that lets the series drop a
 //! term (`MulSplit::wide`): it calls `f_mul_lazy_wide`.  H200, v43, against
-//! the byte and two terms for k = 8's 2^63 + 2^34: those passes −1.0 to
-//! −1.6% with one term; two bytes alone (two terms) left them level, and
-//! cost `first2` 4% and k = 4's local passes 5–10%, which keep a byte.
+//! the byte and two terms for k = 8's 2^63 + 2^34: those passes' kernels
+//! −0.4% and −1.2% with one term in two calls, the transform at 2^20 −0.6%;
+//! two bytes alone (two terms) left them level, and cost `first2` 3–4% and
+//! k = 4's local passes 5–10%, which keep a byte.
 
 use super::lazy::{MulSplit, STORED_DIGIT_BITS, WIDE_STORED_DIGIT_BITS};
 
