@@ -24,13 +24,10 @@ pub fn high_part_bytes(k: usize) -> usize {
     }
 }
 
-/// The OpenCL type of `SH` ([`high_part_bytes`]).
+/// The OpenCL type of `SH` ([`high_part_bytes`]), as `HighPart` names it.
 pub fn high_part_type(k: usize) -> &'static str {
-    if high_part_bytes(k) == 2 {
-        "short"
-    } else {
-        "char"
-    }
+    let high_part = if high_part_bytes(k) == 2 { super::high_part::HighPart::Short } else { super::high_part::HighPart::Byte };
+    high_part.c_type()
 }
 
 /// Whether the twiddle phase stores each coefficient's digit plus the
