@@ -19,6 +19,9 @@ use crate::prime::Prime;
 use crate::reference::naive_dft_with_root;
 use crate::spl::root;
 
+mod chain;
+pub use chain::Chain;
+
 /// One Stockham autosort pass of radix R over vectors of length n, after
 /// sub-transforms of length p are done (p = R_0 ⋯ R_{ℓ−1}).  Work-item i < n/R
 /// of a vector, with κ = i mod p, reads x[i + t·n/R] (t < R), multiplies
@@ -116,6 +119,14 @@ impl Launch {
     pub fn last_pass(&self) -> Pass {
         match *self {
             Launch::Single(pass) | Launch::Fused(_, pass) => pass,
+        }
+    }
+
+    /// The product of its passes' radices: by how much its outputs' p exceeds its inputs'.
+    pub fn radix_product(&self) -> usize {
+        match *self {
+            Launch::Single(pass) => pass.radix,
+            Launch::Fused(a, b) => a.radix * b.radix,
         }
     }
 }

@@ -36,6 +36,7 @@ use super::table;
 use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::warp_stages::WarpLayout;
 use super::{warp_stages, EmitError, KernelEntry, KernelOptions, Variant, LOCAL_MAX_BYTES};
+use crate::plan::{Chain, Halves, Launch, PlanShape};
 use crate::prime::Prime;
 use crate::unroll::Program;
 
@@ -211,14 +212,14 @@ pub(super) fn kernel(
 /// plan whose first two passes are (K, 1) and (K, K) (every plan of N ≥ K²
 /// has them: the smaller radix comes last), as two launches or, with
 /// fusion, one.
-pub fn plan_superblock(k: usize, variant: Variant, opts: &KernelOptions, shape: &crate::plan::PlanShape) -> Option<usize> {
+pub fn plan_superblock(k: usize, variant: Variant, opts: &KernelOptions, shape: &PlanShape) -> Option<usize> {
     (variant == Variant::Table && opts.segments == 1 && applies(k, 2 * k, opts) && first2_launches(shape).is_some()).then_some(4 * k * k)
 }
 
 /// The launches of `shape` that its first two passes (K, 1) and (K, K) take:
 /// 2 as two launches, 1 as a fused one; None where the plan starts otherwise.
-pub fn first2_launches(shape: &crate::plan::PlanShape) -> Option<usize> {
-    use crate::plan::{Launch, Pass};
+pub fn first2_launches(shape: &PlanShape) -> Option<usize> {
+    use crate::plan::Pass;
     let kk = 2 * shape.k;
     let (a, b) = (Pass { radix: kk, p: 1 }, Pass { radix: kk, p: kk });
     let launches = shape.launches();
@@ -229,9 +230,78 @@ pub fn first2_launches(shape: &crate::plan::PlanShape) -> Option<usize> {
     }
 }
 
+/// By default a plan whose first launch runs the first two passes from the
+/// superblock order splits into halves from that launch on
+/// ([`PlanShape::chain`]) where it moves at least this many digits (N ·
+/// batch · k).  v44, H200, k = 8 against the halves forked after the first
+/// launch (three alternated processes, `docs/perf/h200-v44/`): 2^21 −2.9%,
+/// 2^22 and 2^23 −1.1%, 2^24 −2.0%; 2^20 level (−0.2%), 2^19 +1.6%: the
+/// one wait for both halves moves from the first launch's last wave to the
+/// switch launch's, and pays where the halves' chains are long.
+pub const CHAIN_MIN_DIGITS: usize = 1 << 24;
+
+/// The chain of halves ([`PlanShape::chain`]) of a plan whose first `first`
+/// launches (`first2_launches`) run the first two passes from the superblock
+/// order, None where it does not: never with `choice` `Some(false)`, where
+/// the device holds no third vector (`spare`: the chain rotates three), or
+/// where the plan's halves write the last launch into that vector
+/// ([`Halves::spare_last`]); with `Some(true)` wherever the plan allows it;
+/// by default where the plan runs in halves (`halves`) and moves
+/// [`CHAIN_MIN_DIGITS`].  The superblock bit is the lowest whose runs the
+/// first-two-passes kernel's work-groups and memory sectors allow
+/// (`half_min_p` of a fused launch), so that the bit stays above p through
+/// as many launches as it can.
+pub fn plan_chain(
+    prime: &Prime,
+    radix: crate::rules::Radix,
+    shape: &PlanShape,
+    halves: Option<&Halves>,
+    first: Option<usize>,
+    choice: Option<bool>,
+    spare: bool,
+) -> Option<Chain> {
+    if choice == Some(false) || !spare || halves.is_some_and(|h| h.spare_last) {
+        return None;
+    }
+    if choice.is_none() && (halves.is_none() || shape.n * shape.batch * shape.k < CHAIN_MIN_DIGITS) {
+        return None;
+    }
+    let launches = shape.launches();
+    let first = first?;
+    let pair = Launch::Fused(launches[0].first_pass(), launches[first - 1].last_pass());
+    let min_p = |l: &Launch| super::half_min_p(prime, Variant::Table, radix, l);
+    let bit = min_p(&pair)?.trailing_zeros().checked_sub(1)?;
+    shape.chain(first, bit, min_p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// k = 8's table plans with PTX split from the first launch by default
+    /// from 2^21 (2^24 digits), where the plan runs in halves and the device
+    /// holds a third vector; forced on from 2^16 (the first plan with a launch
+    /// after the first two passes that keeps bit 3 + 8 above its p); never
+    /// with `Some(false)`, without the third vector, or for fused plans.
+    #[test]
+    fn chains_by_default_from_2_24_digits() {
+        use crate::rules::Radix;
+        let k8 = crate::catalog_prime(8).unwrap();
+        let opts = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, super::super::MulForm::Wide64) };
+        for log_n in 12..=24u32 {
+            let shape = super::super::plan_shape(k8, Variant::Table, &opts, Some(false), log_n, 1).unwrap();
+            let first = plan_superblock(8, Variant::Table, &opts, &shape).and(first2_launches(&shape));
+            let halves = super::super::plan_halves(k8, Variant::Table, Radix::R2, &shape, None, true);
+            let chain = |h: Option<&Halves>, choice, spare| plan_chain(k8, Radix::R2, &shape, h, first, choice, spare);
+            assert_eq!(chain(halves.as_ref(), None, true).is_some(), log_n >= 21, "2^{log_n}");
+            assert_eq!(chain(None, Some(true), true).is_some(), log_n >= 16, "2^{log_n}");
+            assert_eq!(chain(halves.as_ref(), Some(true), true).map(|c| c.bit), (log_n >= 16).then_some(3), "2^{log_n}");
+            assert!(chain(halves.as_ref(), Some(false), true).is_none() && chain(halves.as_ref(), Some(true), false).is_none());
+            let fused = shape.clone().with_fusion(true);
+            let first = first2_launches(&fused);
+            assert!(plan_chain(k8, Radix::R2, &fused, None, first, Some(true), true).is_none() || first == Some(2), "2^{log_n}");
+        }
+    }
 
     /// The searched layouts fit local memory, give every digit its own
     /// place, and cost no more wavefronts than the first pass's layout or a
