@@ -121,3 +121,51 @@ fn products_and_values_through_superblock_plans_match_the_host() {
     let got: Vec<BigUint> = fft.poly_mul(&x, &y).unwrap();
     assert_eq!(got, schoolbook_mul(prime, &x, &y));
 }
+
+/// Forward transforms from the superblock order in halves from the first
+/// launch on (`srgfn_gen::plan::Chain`, forced on, every launch single):
+/// against the host, twice on one plan (the three buffers rotate), then the
+/// inverse back (natural order, the usual halves); every k whose work-group
+/// holds whole superblocks, both radices, chains that end before the last
+/// launch or at it, sizes that are not powers of K, batches of 1 and 2.  At
+/// least two sizes of each k and radix must run a chain, so that this test
+/// cannot pass without one.
+#[test]
+fn chains_of_halves_from_the_first_launch_match_the_host() {
+    let s = session();
+    for (k, logs) in [(2usize, 10..=14u32), (4, 12..=15), (8, 16..=17)] {
+        let prime = catalog_prime(k).unwrap();
+        let f = Field::new(prime);
+        for radix in [Radix::R2, Radix::R4] {
+            let opts = FftOptions {
+                radix: Some(radix),
+                variant: Some(Variant::Table),
+                fuse: Some(false),
+                halves: Some(true),
+                chain: Some(true),
+                warp_emulation: true,
+                ..FftOptions::default()
+            };
+            let fft = Fft::with_options(&s, prime, opts).unwrap();
+            let mut chained = 0;
+            for log_n in logs.clone() {
+                let (n, batch) = (1usize << log_n, 1 + (log_n as usize % 2));
+                let what = format!("k = {k} {radix:?} N = 2^{log_n} batch {batch}");
+                let mut plan = plan(&fft, n, batch);
+                let Some(chain) = plan.chain() else { continue };
+                chained += 1;
+                for seed in 0..2u64 {
+                    let x = inputs_with_edges(&f, n * batch, (k * n) as u64 + seed);
+                    let mut v = plan.upload_digits(&x).unwrap();
+                    assert_eq!(v.order(), Order::Superblocks { r2: 4 * k * k }, "{what}");
+                    let want: Vec<Digits> = x.chunks(n).flat_map(|c| host_forward_digits(&f, c, n)).collect();
+                    plan.forward(&mut v).unwrap();
+                    assert!(plan.download_digits(&v).unwrap() == want, "{what} seed {seed}: forward ≠ host ({chain:?})");
+                    plan.inverse(&mut v).unwrap();
+                    assert!(plan.download_digits(&v).unwrap() == x, "{what} seed {seed}: inverse(forward(x)) ≠ x");
+                }
+            }
+            assert!(chained >= 2, "k = {k} {radix:?}: {chained} sizes with a chain");
+        }
+    }
+}

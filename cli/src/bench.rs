@@ -15,7 +15,7 @@ use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
 use super::bench_report::{record_line, replot, sig3, table, Output};
-use super::opts::{check_variant, parse_radix, DeviceOpts, FuseArg, HalvesArg, MulArg, SuperblocksArg, VariantArg};
+use super::opts::{check_variant, parse_radix, ChainArg, DeviceOpts, FuseArg, HalvesArg, MulArg, SuperblocksArg, VariantArg};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::size::Size;
@@ -68,6 +68,9 @@ pub struct BenchArgs {
     /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where its launches are large enough].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub halves: Vec<HalvesArg>,
+    /// Chain settings to run, e.g. on,off (halves from the first launch of a transform from the superblock order) [default: the plan's default].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub chain: Vec<ChainArg>,
     /// Superblock-order settings to run, e.g. on,off (vectors uploaded so that the first two passes run in one launch; table variant, N ≥ K²) [default: on where that applies].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub superblocks: Vec<SuperblocksArg>,
@@ -119,6 +122,7 @@ enum Kind {
         mul: Option<MulForm>,
         fuse: Option<bool>,
         halves: Option<bool>,
+        chain: Option<bool>,
         superblocks: Option<bool>,
     },
     NoTrick,
@@ -161,8 +165,8 @@ impl Series {
     fn fft(&mut self, session: &Session) -> Result<Fft> {
         if self.fft.is_none() {
             let opts = match self.kind {
-                Kind::Forward { radix, variant, mul, fuse, halves, superblocks } => {
-                    FftOptions { radix, variant, mul, fuse, halves, superblocks, ..FftOptions::default() }
+                Kind::Forward { radix, variant, mul, fuse, halves, chain, superblocks } => {
+                    FftOptions { radix, variant, mul, fuse, halves, chain, superblocks, ..FftOptions::default() }
                 }
                 _ => FftOptions::default(),
             };
@@ -205,6 +209,7 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
     let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
     let halves: Vec<Option<bool>> = if args.halves.is_empty() { vec![None] } else { args.halves.iter().map(|h| Some(h.on())).collect() };
+    let chains: Vec<Option<bool>> = if args.chain.is_empty() { vec![None] } else { args.chain.iter().map(|c| Some(c.on())).collect() };
     let superblocks: Vec<Option<bool>> =
         if args.superblocks.is_empty() { vec![None] } else { args.superblocks.iter().map(|h| Some(h.on())).collect() };
     let mut series = Vec::new();
@@ -239,7 +244,9 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
                         if fuse != Some(true) || has_fused(&prime, variant.unwrap_or(variants_for(&prime)[0]), &with_ptx) {
                             for &halves in &halves {
                                 for &superblocks in &superblocks {
-                                    add(Kind::Forward { radix, variant, mul, fuse, halves, superblocks });
+                                    for &chain in &chains {
+                                        add(Kind::Forward { radix, variant, mul, fuse, halves, chain, superblocks });
+                                    }
                                 }
                             }
                         }

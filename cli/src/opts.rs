@@ -103,6 +103,22 @@ impl HalvesArg {
     }
 }
 
+/// Whether a forward transform from the superblock order runs in halves
+/// from its first launch on, as spelled on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ChainArg {
+    /// The first two passes' launch and the next ones as two halves on two queues, split by a bit they keep above p, where the plan allows it.
+    On,
+    /// The halves (if any) fork after the first two passes' launch.
+    Off,
+}
+
+impl ChainArg {
+    pub fn on(self) -> bool {
+        self == ChainArg::On
+    }
+}
+
 /// Whether plans upload vectors in the superblock order, as spelled on the
 /// command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -182,6 +198,9 @@ pub struct KernelOpts {
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
+    /// Halves from the first launch of a forward transform from the superblock order, split by a bit the next launches keep above p [default: on from 2^24 digits (N·k) where the plan runs in halves and the device holds a third vector].
+    #[arg(long, value_enum)]
+    pub chain: Option<ChainArg>,
     /// Upload vectors in the superblock order, so that the forward transform runs its first two passes in one launch [default: on where that applies: the table variant with its stages through the warp (NVIDIA), N ≥ K²].
     #[arg(long, value_enum)]
     pub superblocks: Option<SuperblocksArg>,
@@ -198,6 +217,7 @@ impl KernelOpts {
             max_buffer: None,
             fuse: self.fuse.map(FuseArg::on),
             halves: self.halves.map(HalvesArg::on),
+            chain: self.chain.map(ChainArg::on),
             superblocks: self.superblocks.map(SuperblocksArg::on),
             warp_emulation: false,
         })

@@ -14,7 +14,7 @@ use srgfn::{Fft, FftOptions, Session};
 use srgfn_gen::emit::{check_fuse, default_radix, plan_halves, plan_shape, variants_for};
 use srgfn_gen::{Field, Prime};
 
-use super::opts::{DeviceOpts, Format, FuseArg, HalvesArg, KernelOpts, OutputOpts};
+use super::opts::{ChainArg, DeviceOpts, Format, FuseArg, HalvesArg, KernelOpts, OutputOpts};
 use super::primes::parse_prime;
 use super::progress::{Step, Unit};
 use super::report::{check_json_target, conclude, fmt_ms, round3, Phases};
@@ -50,6 +50,9 @@ pub struct PlanArgs {
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
+    /// Halves from the first launch of a forward transform from the superblock order [default: on from 2^24 digits (N·k) where the plan runs in halves].
+    #[arg(long, value_enum)]
+    pub chain: Option<ChainArg>,
 }
 
 #[derive(Args, Debug)]
@@ -318,6 +321,23 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 "on NVIDIA the {} variant's plan uploads vectors in the superblock order (superblocks of {r2} consecutive elements; --superblocks off: the natural order), and a forward transform of such a vector runs {which} from that order (emit::first2)",
                 nvidia.name()
             );
+            // halves from that launch on (plan::Chain), as on a device that holds a third vector
+            let halves = plan_halves(&prime, nvidia, nvidia_radix, &nvidia_shape, args.halves.map(HalvesArg::on), true);
+            let first = srgfn_gen::emit::first2::first2_launches(&nvidia_shape);
+            let chain_choice = args.chain.map(ChainArg::on);
+            if let Some(c) =
+                srgfn_gen::emit::first2::plan_chain(&prime, nvidia_radix, &nvidia_shape, halves.as_ref(), first, chain_choice, true)
+            {
+                let shifts: Vec<String> =
+                    (c.first..c.switch()).map(|j| format!("launch {} by bit {}", j + 1, c.shift(&nvidia_shape, j))).collect();
+                println!(
+                    "that forward transform runs in halves from its first launch on (plan::Chain, a third vector; --chain off: the halves fork after it): the superblocks whose bit {} is 0 and 1, each half on its queue, then {}; from launch {} on halves by bit {}, each first waiting for the other half's last launch",
+                    c.bit,
+                    shifts.join(", "),
+                    c.switch() + 1,
+                    c.after
+                );
+            }
         }
         // measured choices (srgfn tune) that plans of this size take on the devices they were measured on
         if fuse.is_none() {

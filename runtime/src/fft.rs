@@ -26,7 +26,7 @@ use ocl::Buffer;
 use rayon::prelude::*;
 use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
-use srgfn_gen::plan::{Halves, Launch, PlanShape};
+use srgfn_gen::plan::{Chain, Halves, Launch, Pass, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
@@ -37,6 +37,7 @@ use crate::memory;
 use crate::session::Session;
 use crate::wisdom::Choice;
 
+mod chain;
 mod fourstep;
 mod tables;
 mod transfer;
@@ -70,6 +71,8 @@ pub struct Fft {
     fuse: Option<bool>,
     /// The caller's choice of halves ([`FftOptions::halves`]).
     halves: Option<bool>,
+    /// The caller's choice of halves from the first launch ([`FftOptions::chain`]).
+    chain: Option<bool>,
     /// The caller's choice of the superblock order ([`FftOptions::superblocks`]).
     superblocks: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
@@ -105,6 +108,14 @@ pub struct FftOptions {
     /// are large enough to gain (`srgfn_gen::emit::plan_halves`);
     /// `Some(true)` wherever a plan allows it, `Some(false)` never.
     pub halves: Option<bool>,
+    /// Where a forward transform from the superblock order runs its first two
+    /// passes in one launch, run that launch and the next ones in halves too,
+    /// split by a bit that those launches keep above their p
+    /// (`srgfn_gen::plan::PlanShape::chain`; a third vector on the device).
+    /// Default: where it was measured faster
+    /// (`srgfn_gen::emit::first2::plan_chain`); `Some(true)` wherever a
+    /// plan allows it, `Some(false)` never.
+    pub chain: Option<bool>,
     /// Upload vectors in the superblock order ([`crate::Order`]) where a
     /// plan's forward transform then runs its first two passes in one launch
     /// (`srgfn_gen::emit::first2`: the table variant with its stages through
@@ -172,6 +183,7 @@ impl Fft {
             variant_chosen: opts.variant.is_some(),
             fuse: opts.fuse,
             halves: opts.halves,
+            chain: opts.chain,
             superblocks: opts.superblocks,
             max_buffer,
             measured: Arc::new(measured),
@@ -488,6 +500,10 @@ pub struct Plan {
     spare: Option<Vec<Buffer<u64>>>,
     /// The launches run as two halves side by side, if any.
     halves: Option<Halves>,
+    /// The halves from the first launch of a forward transform from the
+    /// superblock order, if any (`emit::first2::plan_chain`): they rotate the
+    /// vector, the scratch and the third vector.
+    chain: Option<Chain>,
     /// R² where the plan uploads vectors in the superblock order and its
     /// forward transform of such a vector runs the first two passes in one
     /// launch ([`crate::Order`], `emit::first2::plan_superblock`).
@@ -521,15 +537,27 @@ impl Plan {
         // of the plan's) leaves the plan without it
         let (spare_need, _) = memory::plan_need_split(&prime, variant, shape.n as u128, batch as u128, 2, fft.max_buffer);
         let spare_fits = memory::check(&subject, spare_need, Some(&fft.limits()), "").is_ok();
-        let mut halves = emit::plan_halves(&prime, variant, kernels.radix(), &shape, fft.halves, spare_fits);
-        let spare = match halves {
-            Some(h) if h.spare_last => match (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>() {
-                Ok(bufs) => Some(bufs),
-                Err(_) => {
-                    halves = emit::plan_halves(&prime, variant, kernels.radix(), &shape, fft.halves, false);
-                    None
+        let superblocks = match fft.superblocks {
+            Some(false) => None,
+            _ => emit::first2::plan_superblock(k, variant, &kernels.options(), &shape),
+        };
+        let first2 = superblocks.and(emit::first2::first2_launches(&shape));
+        let (radix, chain_choice) = (kernels.radix(), fft.chain);
+        let choose = |spare: bool| {
+            let halves = emit::plan_halves(&prime, variant, radix, &shape, fft.halves, spare);
+            (halves, emit::first2::plan_chain(&prime, radix, &shape, halves.as_ref(), first2, chain_choice, spare))
+        };
+        let (mut halves, mut chain) = choose(spare_fits);
+        let spare = match (halves, chain) {
+            (Some(Halves { spare_last: true, .. }), _) | (_, Some(_)) => {
+                match (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>() {
+                    Ok(bufs) => Some(bufs),
+                    Err(_) => {
+                        (halves, chain) = choose(false);
+                        None
+                    }
                 }
-            },
+            }
             _ => None,
         };
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
@@ -537,10 +565,6 @@ impl Plan {
         let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, &shape, variant, need, &fft.limits())?;
         kernels.prepare(variant, &shape, &launch_tables.flags())?;
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
-        let superblocks = match fft.superblocks {
-            Some(false) => None,
-            _ => emit::first2::plan_superblock(k, variant, &kernels.options(), &shape),
-        };
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),
             session: fft.session().id(),
@@ -549,13 +573,19 @@ impl Plan {
             n: shape.n,
             batch,
         };
-        Ok(Plan { fft, variant, shape, kernels, seg, scratch, spare, halves, superblocks, table, launch_tables, n_inv, owner })
+        Ok(Plan { fft, variant, shape, kernels, seg, scratch, spare, halves, chain, superblocks, table, launch_tables, n_inv, owner })
     }
 
     /// The launches this plan runs as two halves side by side, if any
     /// ([`emit::plan_halves`]).
     pub fn halves(&self) -> Option<Halves> {
         self.halves
+    }
+
+    /// The halves from the first launch of a forward transform from the
+    /// superblock order, if any ([`FftOptions::chain`], `PlanShape::chain`).
+    pub fn chain(&self) -> Option<Chain> {
+        self.chain
     }
 
     /// The order the plan uploads vectors in: the superblock order where its
@@ -651,6 +681,11 @@ impl Plan {
     /// Runs the plan's passes; the result is in `v` (buffers are swapped, not copied).
     fn run(&mut self, v: &mut DeviceVec) -> Result<()> {
         self.check_vec(v)?;
+        if let (Some(chain), Order::Superblocks { r2 }) = (self.chain, v.order) {
+            if Some(r2) == self.superblocks {
+                return self.run_chain(v, chain, r2);
+            }
+        }
         v.valid = false;
         let kernels = self.kernels.clone();
         let (n, total) = (self.shape.n as u64, self.total() as u64);
@@ -685,6 +720,7 @@ impl Plan {
                     self.shape.twiddle_shift(&second),
                     total / r2 as u64,
                     layouts[taken - 1],
+                    PassPart::Whole,
                 )?;
                 std::mem::swap(&mut v.bufs, &mut self.scratch);
                 taken
@@ -726,21 +762,8 @@ impl Plan {
             };
             match launch {
                 Launch::Single(pass) => {
-                    let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
                     for part in parts {
-                        kernels.pass(
-                            self.variant,
-                            pass.radix,
-                            &v.bufs,
-                            out,
-                            (table, kind),
-                            [self.seg as u64, n, pass.p as u64],
-                            log_t,
-                            shift,
-                            total / pass.radix as u64,
-                            part,
-                            layout,
-                        )?;
+                        self.single(j, pass, &v.bufs, out, part)?;
                     }
                 }
                 Launch::Fused(a, b) => {
@@ -773,6 +796,26 @@ impl Plan {
         v.order = Order::Natural;
         v.valid = true;
         Ok(())
+    }
+
+    /// Launch `j` of the plan, a single pass, X → Y: every block, or a half ([`PassPart`]).
+    fn single(&self, j: usize, pass: Pass, x: &[Buffer<u64>], y: &[Buffer<u64>], part: PassPart) -> Result<()> {
+        let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
+        let layout = PassLayout::of_plan(self.variant, &self.shape)[j];
+        let n = self.shape.n as u64;
+        self.kernels.pass(
+            self.variant,
+            pass.radix,
+            x,
+            y,
+            (table, kind),
+            [self.seg as u64, n, pass.p as u64],
+            log_t,
+            shift,
+            self.total() as u64 / pass.radix as u64,
+            part,
+            layout,
+        )
     }
 
     /// Forward DFT of every vector: X_j = Σ_i x_i ω^{ij}, ω = `srgfn roots` of N.

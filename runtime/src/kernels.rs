@@ -96,18 +96,20 @@ pub enum PassPart {
 
 impl PassPart {
     /// (half_shift, half_index, blocks launched) of a launch of this part of
-    /// a launch (R, p) of `count` blocks (or superblocks) whose kernel runs in
-    /// halves from `min_p` on (`emit::half_min_p`); an internal error unless
-    /// the conditions of `PlanShape::halves` hold (min_p ≤ 2^(shift+1) ≤ p,
-    /// count a multiple of 2^(shift+1)).
-    fn launch(self, min_p: Option<usize>, p: u64, count: u64) -> Result<(u32, u32, u64)> {
+    /// a launch of `count` blocks (or superblocks) whose kernel runs in halves
+    /// from `min_p` on (`emit::half_min_p`); an internal error unless the
+    /// runs of 2^shift blocks are that long and the halves are equal (min_p ≤
+    /// 2^(shift+1), count a multiple of 2^(shift+1)).  Which bits keep the
+    /// halves apart from launch to launch is the plan's: below p
+    /// (`PlanShape::halves`) or above it (`PlanShape::chain`).
+    fn launch(self, min_p: Option<usize>, count: u64) -> Result<(u32, u32, u64)> {
         match self {
             PassPart::Whole => Ok((Halves::WHOLE, 0, count)),
             PassPart::Half { shift, half } => {
                 let bit = 1u64.checked_shl(shift).unwrap_or(0);
                 let least = min_p.map_or(u64::MAX, |m| m.max(2) as u64);
-                if half > 1 || 2 * bit < least || 2 * bit > p || !count.is_multiple_of(2 * bit) {
-                    return Err(Error::internal(format!("no half {half} split at bit {shift} of a pass with p = {p} of {count} blocks")));
+                if half > 1 || 2 * bit < least || !count.is_multiple_of(2 * bit) {
+                    return Err(Error::internal(format!("no half {half} split at bit {shift} of {count} blocks")));
                 }
                 Ok((shift, half, count / 2))
             }
@@ -235,6 +237,8 @@ pub struct FieldKernels {
     events: Mutex<Option<Recorder>>,
     /// The event of the launch a plan's halves fork after ([`Self::arm_fork`]).
     fork_event: Mutex<ForkEvent>,
+    /// Some while launches keep their events ([`Self::keep_events`]): the last one's.
+    kept: Mutex<Option<Option<ocl::Event>>>,
     /// Staging memory of large writes and reads (pinned on NVIDIA).
     stage: Stage,
 }
@@ -269,6 +273,7 @@ impl FieldKernels {
             kernels: Mutex::default(),
             events: Mutex::default(),
             fork_event: Mutex::new(ForkEvent::Idle),
+            kept: Mutex::default(),
             stage: Stage::default(),
         })
     }
@@ -473,7 +478,7 @@ impl FieldKernels {
         let program = self.dft_program(radix)?;
         let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p, table), variant);
         let launch = Launch::Single(Pass { radix, p: p as usize });
-        let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
+        let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
         let mut extra = vec![tw_shift];
         if variant.runs_in_halves() {
@@ -530,6 +535,37 @@ impl FieldKernels {
         self.queue_waits_for(&self.session.queue, &self.session.side_queue)
     }
 
+    /// From now on (`on`) every launch keeps its event for
+    /// [`Self::take_event`], on which a plan's chain of halves makes the other
+    /// queue wait (`fft::chain`); `false` stops.
+    pub fn keep_events(&self, on: bool) {
+        *self.kept.lock().expect("kept events") = on.then_some(None);
+    }
+
+    /// The event of the last launch since [`Self::keep_events`].
+    pub fn take_event(&self) -> Result<ocl::Event> {
+        let mut kept = self.kept.lock().expect("kept events");
+        kept.as_mut().and_then(Option::take).ok_or_else(|| Error::internal("no launch kept its event"))
+    }
+
+    /// Commands enqueued for half `half` (its queue, [`PassPart`]) from now on
+    /// start after `event`, a launch of the other half's queue: on NVIDIA by
+    /// a barrier on the event ([`queue_waits_on`]), elsewhere by the host
+    /// waiting for it (as [`Self::join`]: PoCL's barriers between queues
+    /// passed early).
+    pub fn half_waits_on(&self, half: u32, event: &ocl::Event) -> Result<()> {
+        let (waiter, other) = match half {
+            1 => (&self.session.side_queue, &self.session.queue),
+            _ => (&self.session.queue, &self.session.side_queue),
+        };
+        if self.session.device.is_nvidia() {
+            queue_waits_on(waiter, other, event)
+        } else {
+            other.flush().or_device(|| "cannot flush a queue".into())?;
+            event.wait_for().or_device(|| "cannot wait for a launch".into())
+        }
+    }
+
     /// `waiter` waits for everything enqueued on `other` so far: on NVIDIA by
     /// a marker and a barrier between the queues ([`queue_waits_for`], the
     /// form v23 measured and `srgfn check --halves on` runs), elsewhere by
@@ -576,7 +612,7 @@ impl FieldKernels {
             let passes = format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
             launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], &passes)?;
         }
-        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), p, count)?;
+        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
         let mut extra = vec![tw_shift[0], tw_shift[1], shift, half];
         let (file, sig, (gws, lws)) = match variant {
             Variant::Local if layout == PassLayout::DIGIT_MAJOR => {
@@ -612,7 +648,8 @@ impl FieldKernels {
     /// element-major where `layout` says; `count` = total elements / K²;
     /// `tw_shift2` = the second pass's [`PlanShape::twiddle_shift`] in the
     /// plan's table W (a pass of p = K has no launch table,
-    /// [`PlanShape::launch_table_log`]).  Whole launches only.
+    /// [`PlanShape::launch_table_log`]); `part`: every superblock, or the
+    /// half of them whose bit `shift` is `half` (`PlanShape::chain`).
     #[allow(clippy::too_many_arguments)]
     pub fn first2_pass(
         &self,
@@ -624,6 +661,7 @@ impl FieldKernels {
         tw_shift2: u32,
         count: u64,
         layout: PassLayout,
+        part: PassPart,
     ) -> Result<()> {
         if layout.input_element_major {
             return Err(Error::internal("the first-two-passes kernel reads a digit-major vector in the superblock order"));
@@ -635,10 +673,13 @@ impl FieldKernels {
         }
         let name = emit::first2::name(&self.set.program);
         let (file, _) = self.dft_file(Variant::Table, kk, TwiddleTable::Plan)?;
-        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, count as usize)
+        // its superblocks in halves as a fused launch's (emit::half_min_p), by a bit above p (PlanShape::chain)
+        let pair = Launch::Fused(Pass { radix: kk, p: 1 }, Pass { radix: kk, p: kk });
+        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Table, self.opts.radix, &pair), count)?;
+        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
-        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, Halves::WHOLE, 0, layout.bits()], count);
-        self.launch_on(&self.session.queue, &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
+        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, shift, half, layout.bits()], count);
+        self.launch_on(self.queue_of(part), &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
@@ -709,7 +750,8 @@ impl FieldKernels {
         let mut fork = self.fork_event.lock().expect("fork event");
         let armed = matches!(*fork, ForkEvent::Armed) && queue.as_core().as_ptr() == self.session.queue.as_core().as_ptr();
         let record = recording.as_ref().is_some_and(|r| r.what == Recording::Every || r.events.is_empty() || r.last);
-        if !record && !armed {
+        let mut kept = self.kept.lock().expect("kept events");
+        if !record && !armed && kept.is_none() {
             // SAFETY: as above: the arguments match the kernel's declared types, and the buffers
             // outlive the enqueue (the queues are in order, and a plan joins its side queue back
             // into the session's before its last command).
@@ -720,6 +762,9 @@ impl FieldKernels {
         unsafe { cmd.enew(&mut ev).enq() }.or_device(|| format!("cannot enqueue {name}"))?;
         if armed {
             *fork = ForkEvent::Saved(ev.clone());
+        }
+        if let Some(last) = kept.as_mut() {
+            *last = Some(ev.clone());
         }
         if let Some(r) = recording.as_mut().filter(|_| record) {
             r.events.push(ev);

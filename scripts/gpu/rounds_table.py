@@ -8,7 +8,7 @@ by_side = len(sys.argv) > 3 and sys.argv[3] == 'side'
 rows = collections.defaultdict(list)
 ran = collections.defaultdict(set)
 for f in sorted(glob.glob(os.path.join(sys.argv[1], sys.argv[2]))):
-    side = os.path.basename(f).split('-')[1]
+    side = os.path.basename(f).split('-')[1] if by_side else None
     for r in json.load(open(f))['records']:
         if r['variant'].startswith('srgfn'):
             key = (r['k'], r['log_n'], side if by_side else r['variant'])
