@@ -763,7 +763,7 @@ impl Plan {
             match launch {
                 Launch::Single(pass) => {
                     for part in parts {
-                        self.single(j, pass, &v.bufs, out, part)?;
+                        self.single(j, pass, &v.bufs, out, part, layout)?;
                     }
                 }
                 Launch::Fused(a, b) => {
@@ -798,10 +798,10 @@ impl Plan {
         Ok(())
     }
 
-    /// Launch `j` of the plan, a single pass, X → Y: every block, or a half ([`PassPart`]).
-    fn single(&self, j: usize, pass: Pass, x: &[Buffer<u64>], y: &[Buffer<u64>], part: PassPart) -> Result<()> {
+    /// Launch `j` of the plan, a single pass, X → Y in `layout`: every block,
+    /// or a half ([`PassPart`]).
+    fn single(&self, j: usize, pass: Pass, x: &[Buffer<u64>], y: &[Buffer<u64>], part: PassPart, layout: PassLayout) -> Result<()> {
         let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
-        let layout = PassLayout::of_plan(self.variant, &self.shape)[j];
         let n = self.shape.n as u64;
         self.kernels.pass(
             self.variant,

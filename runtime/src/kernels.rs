@@ -673,9 +673,8 @@ impl FieldKernels {
         }
         let name = emit::first2::name(&self.set.program);
         let (file, _) = self.dft_file(Variant::Table, kk, TwiddleTable::Plan)?;
-        // its superblocks in halves as a fused launch's (emit::half_min_p), by a bit above p (PlanShape::chain)
-        let pair = Launch::Fused(Pass { radix: kk, p: 1 }, Pass { radix: kk, p: kk });
-        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, Variant::Table, self.opts.radix, &pair), count)?;
+        // its superblocks in halves by a bit above p (PlanShape::chain)
+        let (shift, half, superblocks) = part.launch(emit::first2::half_min_superblocks(&self.prime, self.opts.radix), count)?;
         let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
         let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, shift, half, layout.bits()], count);

@@ -234,10 +234,11 @@ pub fn first2_launches(shape: &PlanShape) -> Option<usize> {
 /// superblock order splits into halves from that launch on
 /// ([`PlanShape::chain`]) where it moves at least this many digits (N ·
 /// batch · k).  v44, H200, k = 8 against the halves forked after the first
-/// launch (three alternated processes, `docs/perf/h200-v44/`): 2^21 −2.9%,
-/// 2^22 and 2^23 −1.1%, 2^24 −2.0%; 2^20 level (−0.2%), 2^19 +1.6%: the
-/// one wait for both halves moves from the first launch's last wave to the
-/// switch launch's, and pays where the halves' chains are long.
+/// launch (three alternated processes, `docs/perf/h200-v44/final/`): 2^21
+/// −2.8%, 2^22 −1.1%, 2^23 −1.0%, 2^24 −2.0%; 2^20 level, 2^19 +12 to +22%
+/// (`proto2/`, `final/onoff.json`): the one wait for both halves moves from
+/// the first launch's last wave to the switch launch's, and the halves by a
+/// bit above p pay where the launches are large.
 pub const CHAIN_MIN_DIGITS: usize = 1 << 24;
 
 /// The chain of halves ([`PlanShape::chain`]) of a plan whose first `first`
@@ -266,12 +267,18 @@ pub fn plan_chain(
     if choice.is_none() && (halves.is_none() || shape.n * shape.batch * shape.k < CHAIN_MIN_DIGITS) {
         return None;
     }
-    let launches = shape.launches();
     let first = first?;
-    let pair = Launch::Fused(launches[0].first_pass(), launches[first - 1].last_pass());
-    let min_p = |l: &Launch| super::half_min_p(prime, Variant::Table, radix, l);
-    let bit = min_p(&pair)?.trailing_zeros().checked_sub(1)?;
-    shape.chain(first, bit, min_p)
+    let bit = half_min_superblocks(prime, radix)?.trailing_zeros().checked_sub(1)?;
+    shape.chain(first, bit, |l: &Launch| super::half_min_p(prime, Variant::Table, radix, l))
+}
+
+/// The least 2^(s+1) with which the first-two-passes kernel's superblocks
+/// split into halves by bit s: `half_min_p` of its pair of passes of radix K
+/// (runs of a work-group's superblocks and whole memory sectors).
+pub fn half_min_superblocks(prime: &Prime, radix: crate::rules::Radix) -> Option<usize> {
+    use crate::plan::Pass;
+    let kk = 2 * prime.k();
+    super::half_min_p(prime, Variant::Table, radix, &Launch::Fused(Pass { radix: kk, p: 1 }, Pass { radix: kk, p: kk }))
 }
 
 #[cfg(test)]
