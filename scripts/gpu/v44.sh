@@ -2,6 +2,7 @@
 # v44 (device machine, .gpu carried): the table plans' first launch and the chain after it in halves
 # (plan::Chain, emit::first2::plan_chain).
 #   check8: srgfn check of k = 8's every variant with .gpu/srgfn (its chain cases included)
+#   check24: srgfn check of k = 2's and 4's table variant (their chain cases at the large sizes)
 #   bench:  k = 8 defaults 2^19 … 2^24 for each of SIDES (default "v43 new": .gpu/srgfn-v43 and
 #           .gpu/srgfn), each its own process, alternated ROUNDS (3) times
 #   onoff:  .gpu/srgfn with --chain on,off in one process, 2^19 … 2^24
@@ -19,6 +20,12 @@ if has check8; then
   SRGFN_WISDOM=off SRGFN_CACHE_DIR=/tmp/cache-check8 timeout 500 ./.gpu/srgfn check --prime "$K8" > $R/check8.txt 2> $R/check8.log
   echo "check8 rc=$?: $(grep -c '^ok' $R/check8.txt) ok, $(grep -c '^FAIL' $R/check8.txt) failed, $(grep -c ' chain ' $R/check8.txt) chain cases; $(tail -n 1 $R/check8.log)"
   stamp check8
+fi
+if has check24; then
+  mkdir -p /tmp/cache-check24; chmod 700 /tmp/cache-check24
+  SRGFN_WISDOM=off SRGFN_CACHE_DIR=/tmp/cache-check24 timeout 300 ./.gpu/srgfn check --prime "(2^63+2^53)^2+1" --prime "(2^64-2^50)^4+1" --variant table > $R/check24.txt 2> $R/check24.log
+  echo "check24 rc=$?: $(grep -c '^ok' $R/check24.txt) ok, $(grep -c '^FAIL' $R/check24.txt) failed, $(grep -c ' chain ' $R/check24.txt) chain cases; $(tail -n 1 $R/check24.log)"
+  stamp check24
 fi
 if has bench; then
   for i in $(seq 1 ${ROUNDS:-3}); do
