@@ -733,8 +733,9 @@ impl Plan {
             if last {
                 kernels.mark_last_launch();
             }
-            // the last launch writes the plan's third vector where it has one (Halves::spare_last)
-            let to_spare = last && self.spare.is_some();
+            // the last launch writes the plan's third vector where its halves ask for it
+            // (Halves::spare_last; a plan may hold one for its chain alone, plan::Chain)
+            let to_spare = last && self.halves.is_some_and(|h| h.spare_last);
             let out = match &self.spare {
                 Some(spare) if to_spare => spare,
                 _ => &self.scratch,
