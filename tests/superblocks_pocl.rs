@@ -127,22 +127,24 @@ fn products_and_values_through_superblock_plans_match_the_host() {
 /// against the host, twice on one plan (the three buffers rotate), then the
 /// inverse back (natural order, the usual halves); every k whose work-group
 /// holds whole superblocks, both radices, chains that end before the last
-/// launch or at it, sizes that are not powers of K, batches of 1 and 2.  At
-/// least two sizes of each k and radix must run a chain, so that this test
-/// cannot pass without one.
+/// launch or at it, in halves and in quarters (`Chain::in_quarters`), sizes
+/// that are not powers of K, batches of 1 and 2.  At least two sizes of each
+/// k, radix and form must run a chain of that form, so that this test cannot
+/// pass without one.
 #[test]
 fn chains_of_halves_from_the_first_launch_match_the_host() {
     let s = session();
     for (k, logs) in [(2usize, 10..=14u32), (4, 12..=15), (8, 16..=17)] {
         let prime = catalog_prime(k).unwrap();
         let f = Field::new(prime);
-        for radix in [Radix::R2, Radix::R4] {
+        for (radix, quarters) in [(Radix::R2, false), (Radix::R2, true), (Radix::R4, false), (Radix::R4, true)] {
             let opts = FftOptions {
                 radix: Some(radix),
                 variant: Some(Variant::Table),
                 fuse: Some(false),
                 halves: Some(true),
                 chain: Some(true),
+                quarters: Some(quarters),
                 warp_emulation: true,
                 ..FftOptions::default()
             };
@@ -152,7 +154,7 @@ fn chains_of_halves_from_the_first_launch_match_the_host() {
                 let (n, batch) = (1usize << log_n, 1 + (log_n as usize % 2));
                 let what = format!("k = {k} {radix:?} N = 2^{log_n} batch {batch}");
                 let mut plan = plan(&fft, n, batch);
-                let Some(chain) = plan.chain() else { continue };
+                let Some(chain) = plan.chain().filter(|c| c.low.is_some() == quarters) else { continue };
                 chained += 1;
                 for seed in 0..2u64 {
                     let x = inputs_with_edges(&f, n * batch, (k * n) as u64 + seed);
@@ -165,7 +167,7 @@ fn chains_of_halves_from_the_first_launch_match_the_host() {
                     assert!(plan.download_digits(&v).unwrap() == x, "{what} seed {seed}: inverse(forward(x)) ≠ x");
                 }
             }
-            assert!(chained >= 2, "k = {k} {radix:?}: {chained} sizes with a chain");
+            assert!(chained >= 2, "k = {k} {radix:?} quarters {quarters}: {chained} sizes with a chain");
         }
     }
 }

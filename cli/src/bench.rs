@@ -68,7 +68,7 @@ pub struct BenchArgs {
     /// Halves settings to run, e.g. on,off (later launches as two halves on two queues) [default: the plan's default, on where its launches are large enough].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub halves: Vec<HalvesArg>,
-    /// Chain settings to run, e.g. on,off (halves from the first launch of a transform from the superblock order) [default: the plan's default].
+    /// Chain settings to run, e.g. on,off or quarters,halves (halves from the first launch of a transform from the superblock order; the later launches in quarters or halves) [default: the plan's default].
     #[arg(long, value_enum, value_delimiter = ',')]
     pub chain: Vec<ChainArg>,
     /// Superblock-order settings to run, e.g. on,off (vectors uploaded so that the first two passes run in one launch; table variant, N ≥ K²) [default: on where that applies].
@@ -122,7 +122,7 @@ enum Kind {
         mul: Option<MulForm>,
         fuse: Option<bool>,
         halves: Option<bool>,
-        chain: Option<bool>,
+        chain: (Option<bool>, Option<bool>),
         superblocks: Option<bool>,
     },
     NoTrick,
@@ -166,7 +166,8 @@ impl Series {
         if self.fft.is_none() {
             let opts = match self.kind {
                 Kind::Forward { radix, variant, mul, fuse, halves, chain, superblocks } => {
-                    FftOptions { radix, variant, mul, fuse, halves, chain, superblocks, ..FftOptions::default() }
+                    let (chain, quarters) = chain;
+                    FftOptions { radix, variant, mul, fuse, halves, chain, quarters, superblocks, ..FftOptions::default() }
                 }
                 _ => FftOptions::default(),
             };
@@ -209,7 +210,8 @@ fn plan_series(args: &BenchArgs, session: &Session) -> Result<Vec<Series>> {
     let muls: Vec<Option<MulForm>> = if args.mul.is_empty() { vec![None] } else { args.mul.iter().map(|m| Some(m.form())).collect() };
     let fusions: Vec<Option<bool>> = if args.fuse.is_empty() { vec![None] } else { args.fuse.iter().map(|f| Some(f.on())).collect() };
     let halves: Vec<Option<bool>> = if args.halves.is_empty() { vec![None] } else { args.halves.iter().map(|h| Some(h.on())).collect() };
-    let chains: Vec<Option<bool>> = if args.chain.is_empty() { vec![None] } else { args.chain.iter().map(|c| Some(c.on())).collect() };
+    let chains: Vec<(Option<bool>, Option<bool>)> =
+        if args.chain.is_empty() { vec![(None, None)] } else { args.chain.iter().map(|c| c.choice()).collect() };
     let superblocks: Vec<Option<bool>> =
         if args.superblocks.is_empty() { vec![None] } else { args.superblocks.iter().map(|h| Some(h.on())).collect() };
     let mut series = Vec::new();

@@ -107,15 +107,25 @@ impl HalvesArg {
 /// from its first launch on, as spelled on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ChainArg {
-    /// The first two passes' launch and the next ones as two halves on two queues, split by a bit they keep above p, where the plan allows it.
+    /// The first two passes' launch and the next ones as two halves on two queues, split by a bit they keep above p, where the plan allows it (the later ones in quarters where measured faster).
     On,
     /// The halves (if any) fork after the first two passes' launch.
     Off,
+    /// As on, the launches after the first in quarters (by a bit below p too) wherever the kernels allow it.
+    Quarters,
+    /// As on, every chain launch in halves only.
+    Halves,
 }
 
 impl ChainArg {
-    pub fn on(self) -> bool {
-        self == ChainArg::On
+    /// `FftOptions::chain` and `FftOptions::quarters`.
+    pub fn choice(self) -> (Option<bool>, Option<bool>) {
+        match self {
+            ChainArg::On => (Some(true), None),
+            ChainArg::Off => (Some(false), None),
+            ChainArg::Quarters => (Some(true), Some(true)),
+            ChainArg::Halves => (Some(true), Some(false)),
+        }
     }
 }
 
@@ -198,7 +208,7 @@ pub struct KernelOpts {
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
-    /// Halves from the first launch of a forward transform from the superblock order, split by a bit the next launches keep above p [default: on from 2^24 digits (N·k) where the plan runs in halves and the device holds a third vector].
+    /// Halves from the first launch of a forward transform from the superblock order, split by a bit the next launches keep above p [default: on from 2^23 digits (N·k) where the plan runs in halves and the device holds a third vector, in quarters up to 2^24 digits].
     #[arg(long, value_enum)]
     pub chain: Option<ChainArg>,
     /// Upload vectors in the superblock order, so that the forward transform runs its first two passes in one launch [default: on where that applies: the table variant with its stages through the warp (NVIDIA), N ≥ K²].
@@ -217,7 +227,8 @@ impl KernelOpts {
             max_buffer: None,
             fuse: self.fuse.map(FuseArg::on),
             halves: self.halves.map(HalvesArg::on),
-            chain: self.chain.map(ChainArg::on),
+            chain: self.chain.and_then(|c| c.choice().0),
+            quarters: self.chain.and_then(|c| c.choice().1),
             superblocks: self.superblocks.map(SuperblocksArg::on),
             warp_emulation: false,
         })

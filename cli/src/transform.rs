@@ -50,7 +50,7 @@ pub struct PlanArgs {
     /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
-    /// Halves from the first launch of a forward transform from the superblock order [default: on from 2^24 digits (N·k) where the plan runs in halves].
+    /// Halves from the first launch of a forward transform from the superblock order [default: on from 2^23 digits (N·k) where the plan runs in halves, the later launches in quarters up to 2^24 digits].
     #[arg(long, value_enum)]
     pub chain: Option<ChainArg>,
 }
@@ -324,18 +324,29 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             // halves from that launch on (plan::Chain), as on a device that holds a third vector
             let halves = plan_halves(&prime, nvidia, nvidia_radix, &nvidia_shape, args.halves.map(HalvesArg::on), true);
             let first = srgfn_gen::emit::first2::first2_launches(&nvidia_shape);
-            let chain_choice = args.chain.map(ChainArg::on);
+            let chain_choice = args.chain.map_or((None, None), ChainArg::choice);
             if let Some(c) =
                 srgfn_gen::emit::first2::plan_chain(&prime, nvidia_radix, &nvidia_shape, halves.as_ref(), first, chain_choice, true)
             {
                 let shifts: Vec<String> =
                     (c.first..c.switch()).map(|j| format!("launch {} by bit {}", j + 1, c.shift(&nvidia_shape, j))).collect();
+                let (quarters, wait) = match c.low {
+                    Some(low) => (
+                        format!(", each half of these in quarters by its bit {low} too (--chain halves: not)"),
+                        format!(
+                            "half b of launch {} first waiting for the two quarters of launch {} whose bit {low} is b",
+                            c.switch() + 1,
+                            c.switch()
+                        ),
+                    ),
+                    None => (String::new(), "each half first waiting for the other half's last launch".to_string()),
+                };
                 println!(
-                    "that forward transform runs in halves from its first launch on (plan::Chain, a third vector; --chain off: the halves fork after it): the superblocks whose bit {} is 0 and 1, each half on its queue, then {}; from launch {} on halves by bit {}, each first waiting for the other half's last launch",
+                    "that forward transform runs in halves from its first launch on (plan::Chain, a third vector; --chain off: the halves fork after it): the superblocks whose bit {} is 0 and 1, each half on its queue, then {}{quarters}; from launch {} on halves by bit {}, {wait}",
                     c.bit,
                     shifts.join(", "),
                     c.switch() + 1,
-                    c.after
+                    c.halves_bit()
                 );
             }
         }

@@ -180,6 +180,11 @@ pub fn twiddle_exponent() -> &'static IndexMap {
     })
 }
 
+/// h with `x` (0 or 1) inserted as bit s: h + ((⌊h/2^s⌋ + x)·2^s).
+fn insert_bit(h: Ix, s: Ix, x: Ix) -> Ix {
+    add(h.clone(), shl(add(shr(h, s.clone()), x), s))
+}
+
 /// Block of index h of a launch over one half of a pass's blocks: the blocks
 /// whose bit `s` is `half`, i.e. h with `half` inserted as bit s:
 /// h + ((⌊h/2^s⌋ + half)·2^s).  s = 63 with half = 0 is the whole pass (the
@@ -189,8 +194,22 @@ pub fn half_block() -> &'static IndexMap {
     MAP.get_or_init(|| IndexMap {
         name: "SRGFN_HALF_BLOCK",
         params: &["h", "s", "half_index"],
-        expr: add(var("h"), shl(add(shr(var("h"), var("s")), var("half_index")), var("s"))),
+        expr: insert_bit(var("h"), var("s"), var("half_index")),
         doc: "block of index h of a launch over the blocks whose bit s is half_index (s = 63, half_index = 0: every block)",
+    })
+}
+
+/// Block of index h of a launch over one quarter of a pass's blocks: those
+/// whose bit `s` is `half_index` and bit `s2` (> s) is `index2`, i.e.
+/// [`half_block`] of h at s, then at s2.  s2 = 63 with index2 = 0 is the half
+/// by bit s alone.  `plan::Chain` says when a pass may run in quarters.
+pub fn quarter_block() -> &'static IndexMap {
+    static MAP: OnceLock<IndexMap> = OnceLock::new();
+    MAP.get_or_init(|| IndexMap {
+        name: "SRGFN_QUARTER_BLOCK",
+        params: &["h", "s", "half_index", "s2", "index2"],
+        expr: insert_bit(insert_bit(var("h"), var("s"), var("half_index")), var("s2"), var("index2")),
+        doc: "block of index h of a launch over the blocks whose bit s is half_index and bit s2 > s is index2 (s2 = 63, index2 = 0: the half by bit s)",
     })
 }
 
@@ -254,9 +273,16 @@ pub fn output_run_block() -> &'static IndexMap {
 /// The maps as C macros, for the kernels' shared header.
 pub fn render_macros() -> String {
     let mut out = String::from("/* The Stockham index maps of a pass (R, p) (generator/src/maps.rs; block g = vec (n/R) + i) */\n");
-    for m in
-        [stockham_input(), stockham_output(), twiddle_exponent(), half_block(), output_run_slot(), output_run_block(), superblock_element()]
-    {
+    for m in [
+        stockham_input(),
+        stockham_output(),
+        twiddle_exponent(),
+        half_block(),
+        quarter_block(),
+        output_run_slot(),
+        output_run_block(),
+        superblock_element(),
+    ] {
         out.push_str(&m.c_macro());
     }
     out
@@ -275,6 +301,29 @@ mod tests {
         assert_eq!(half_block().expr.c(), "(h) + ((((h) >> (s)) + (half_index)) << (s))");
         let text = render_macros();
         assert!(text.contains("#define SRGFN_IN(vec, n, i, t, T) ((vec) * (n) + (i) + (ulong)(t) * (T))\n"), "{text}");
+    }
+
+    /// A quarter is the half by its lower bit, then by its higher bit; with
+    /// the second bit 63 and index 0 it is the half alone.  The quarters of
+    /// a launch partition its blocks.
+    #[test]
+    fn quarters_are_halves_of_halves() {
+        let (half, quarter) = (half_block(), quarter_block());
+        for (s, s2) in [(0u64, 1u64), (2, 5), (7, 11), (7, 15), (3, 4)] {
+            let count = 1u64 << (s2 + 2);
+            let mut seen = std::collections::BTreeSet::new();
+            for (x, y) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                for h in 0..count / 4 {
+                    let g = quarter.eval(&[h, s, x, s2, y]);
+                    assert_eq!(g, half.eval(&[half.eval(&[h, s, x]), s2, y]));
+                    assert_eq!(((g >> s) & 1, (g >> s2) & 1), (x, y));
+                    assert!(g < count && seen.insert(g));
+                }
+            }
+            for h in 0..64 {
+                assert_eq!(quarter.eval(&[h, s, 1, 63, 0]), half.eval(&[h, s, 1]));
+            }
+        }
     }
 
     #[test]

@@ -520,8 +520,13 @@ pub fn bench_forward(fft: &Fft, n: usize, reps: usize, roof: &Roofline, core_rat
     };
     // "-sb": the input in the superblock order, its first two passes in one launch (emit::first2)
     let sb = if plan.input_order() == crate::Order::Natural { "" } else { "-sb" };
-    // "-chain": that launch and the next ones in halves by a bit above p (plan::Chain)
-    let sb = if plan.chain().is_some() { format!("{sb}-chain") } else { sb.to_string() };
+    // "-chain": that launch and the next ones in halves by a bit above p (plan::Chain); "-chain4":
+    // the next ones in quarters
+    let sb = match plan.chain() {
+        Some(c) if c.low.is_some() => format!("{sb}-chain4"),
+        Some(_) => format!("{sb}-chain"),
+        None => sb.to_string(),
+    };
     let variant = format!("srgfn-r{}-{}{fused}{halves}{sb}-{mul}{ptx}", radix.number(), plan.variant().name());
     let mut rec = record(fft.prime(), n, variant, mul, t, reps, shape.bytes_moved(), plan_ops(&shape, radix), roof);
     rec.twiddle_products = shape.general_twiddle_products() as f64;

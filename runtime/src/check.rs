@@ -369,10 +369,12 @@ fn runs_in_halves(prime: &Prime, variant: Variant, opts: &KernelOptions, n: usiz
 /// Whether the plan of size n (one vector, unfused) runs a forward transform
 /// from the superblock order in halves from its first launch when asked to
 /// (`emit::first2::plan_chain`, on a device that holds a third vector).
-fn runs_chain(prime: &Prime, variant: Variant, opts: &KernelOptions, n: usize) -> bool {
+/// `quarters`: the chain in quarters (`plan::Chain::in_quarters`).
+fn runs_chain(prime: &Prime, variant: Variant, opts: &KernelOptions, n: usize, quarters: bool) -> bool {
     emit::plan_shape(prime, variant, opts, Some(false), n.trailing_zeros(), 1).is_ok_and(|shape| {
         let first = emit::first2::plan_superblock(prime.k(), variant, opts, &shape).and(emit::first2::first2_launches(&shape));
-        emit::first2::plan_chain(prime, opts.radix, &shape, None, first, Some(true), true).is_some()
+        let chain = emit::first2::plan_chain(prime, opts.radix, &shape, None, first, (Some(true), Some(quarters)), true);
+        chain.is_some_and(|c| c.low.is_some() == quarters)
     })
 }
 
@@ -433,21 +435,24 @@ pub fn run(session: &Session, spec: &CheckSpec, report: &mut dyn FnMut(&Case)) -
                 if let Some(&n) = sizes.iter().find(|&&n| n > prime.base_size()) {
                     cases.push(case(prime, format!("{label} batch 2 x N={}", log2_label(n)), report, || batch(&fft, n)));
                 }
-                // where a plan can run halves from its first launch (plan::Chain): those sizes so, whole
-                // where the host checks them, else at points
-                let chain = FftOptions { fuse: Some(false), chain: Some(true), ..halves };
+                // where a plan can run halves from its first launch (plan::Chain), in halves and in
+                // quarters: those sizes so, whole where the host checks them, else at points
                 let large = if spec.large { large_sizes(prime) } else { Vec::new() };
-                for &n in sizes.iter().chain(&large).filter(|&&n| runs_chain(prime, variant, &fft.kernel_options(), n)) {
-                    let at_points = !sizes.contains(&n);
-                    let name = format!("{label} chain forward+inverse N={}{}", log2_label(n), if at_points { " at points" } else { "" });
-                    cases.push(case(prime, name, report, || {
-                        let fft = Fft::with_options(session, prime, chain)?;
-                        if at_points {
-                            transform_at_points(&fft, n)
-                        } else {
-                            transform(&fft, n)
-                        }
-                    }));
+                for (quarters, form) in [(false, "chain"), (true, "chain quarters")] {
+                    let chain = FftOptions { fuse: Some(false), chain: Some(true), quarters: Some(quarters), ..halves };
+                    for &n in sizes.iter().chain(&large).filter(|&&n| runs_chain(prime, variant, &fft.kernel_options(), n, quarters)) {
+                        let at_points = !sizes.contains(&n);
+                        let name =
+                            format!("{label} {form} forward+inverse N={}{}", log2_label(n), if at_points { " at points" } else { "" });
+                        cases.push(case(prime, name, report, || {
+                            let fft = Fft::with_options(session, prime, chain)?;
+                            if at_points {
+                                transform_at_points(&fft, n)
+                            } else {
+                                transform(&fft, n)
+                            }
+                        }));
+                    }
                 }
                 if spec.large && (variant != Variant::Workgroup || prime.k() <= LARGE_WORKGROUP_MAX_K) {
                     for n in large {

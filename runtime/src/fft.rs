@@ -73,6 +73,8 @@ pub struct Fft {
     halves: Option<bool>,
     /// The caller's choice of halves from the first launch ([`FftOptions::chain`]).
     chain: Option<bool>,
+    /// The caller's choice of the chain in quarters ([`FftOptions::quarters`]).
+    quarters: Option<bool>,
     /// The caller's choice of the superblock order ([`FftOptions::superblocks`]).
     superblocks: Option<bool>,
     /// The largest buffer a plan allocates (bytes): the device's, or less.
@@ -116,6 +118,12 @@ pub struct FftOptions {
     /// (`srgfn_gen::emit::first2::plan_chain`); `Some(true)` wherever a
     /// plan allows it, `Some(false)` never.
     pub chain: Option<bool>,
+    /// Where such a chain runs, run its launches after the first in quarters
+    /// (`srgfn_gen::plan::Chain::in_quarters`), so that from the switch on
+    /// each half waits for two quarters only.  Default: where it was measured
+    /// faster (`srgfn_gen::emit::first2::CHAIN_QUARTERS_MAX_DIGITS`);
+    /// `Some(true)` wherever the kernels allow it, `Some(false)` never.
+    pub quarters: Option<bool>,
     /// Upload vectors in the superblock order ([`crate::Order`]) where a
     /// plan's forward transform then runs its first two passes in one launch
     /// (`srgfn_gen::emit::first2`: the table variant with its stages through
@@ -184,6 +192,7 @@ impl Fft {
             fuse: opts.fuse,
             halves: opts.halves,
             chain: opts.chain,
+            quarters: opts.quarters,
             superblocks: opts.superblocks,
             max_buffer,
             measured: Arc::new(measured),
@@ -542,7 +551,7 @@ impl Plan {
             _ => emit::first2::plan_superblock(k, variant, &kernels.options(), &shape),
         };
         let first2 = superblocks.and(emit::first2::first2_launches(&shape));
-        let (radix, chain_choice) = (kernels.radix(), fft.chain);
+        let (radix, chain_choice) = (kernels.radix(), (fft.chain, fft.quarters));
         let choose = |spare: bool| {
             let halves = emit::plan_halves(&prime, variant, radix, &shape, fft.halves, spare);
             (halves, emit::first2::plan_chain(&prime, radix, &shape, halves.as_ref(), first2, chain_choice, spare))

@@ -1,16 +1,13 @@
 //! The generated kernels of one prime and radix, built on a session, with a
 //! typed launcher per kernel (work sizes chosen as the manifest states).
 
-use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
 use srgfn_gen::emit::digits::PassLayout;
-use srgfn_gen::emit::{
-    self, fused, EmittedFile, FusedShape, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, TwiddleTable, Variant,
-};
+use srgfn_gen::emit::{self, fused, EmittedFile, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, TwiddleTable, Variant};
 use srgfn_gen::plan::{Halves, Launch, Pass, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
@@ -21,7 +18,10 @@ use crate::session::Session;
 use crate::staging::Stage;
 
 mod auxiliary;
+mod specs;
 mod transfer;
+
+use specs::{LaunchSpec, SpecKey};
 
 /// Work-group size for the non-cooperative kernels.
 const WG: usize = 64;
@@ -92,27 +92,63 @@ pub enum PassPart {
         /// 0 or 1.
         half: u32,
     },
+    /// The blocks whose bit `shift` is `half` and bit `shift2` (> shift) is
+    /// `index2`, on the queue of `index2` as for a half (the table variant's
+    /// single passes, `maps::quarter_block`; `srgfn_gen::plan::Chain::low`).
+    Quarter {
+        /// The lower bit.
+        shift: u32,
+        /// Its value, 0 or 1.
+        half: u32,
+        /// The higher bit.
+        shift2: u32,
+        /// Its value, 0 or 1: the chain half, whose queue runs the quarter.
+        index2: u32,
+    },
+}
+
+/// A part's kernel arguments and size ([`PassPart::launch`]).
+struct PartLaunch {
+    /// `half_shift` and `half_index`.
+    half: [u32; 2],
+    /// `quarter_shift` and `quarter_index` ([`Halves::WHOLE`] and 0 but for a quarter).
+    quarter: [u32; 2],
+    /// The blocks (or superblocks) launched.
+    blocks: u64,
 }
 
 impl PassPart {
-    /// (half_shift, half_index, blocks launched) of a launch of this part of
-    /// a launch of `count` blocks (or superblocks) whose kernel runs in halves
-    /// from `min_p` on (`emit::half_min_p`); an internal error unless the
-    /// runs of 2^shift blocks are that long and the halves are equal (min_p ≤
-    /// 2^(shift+1), count a multiple of 2^(shift+1)).  Which bits keep the
-    /// halves apart from launch to launch is the plan's: below p
-    /// (`PlanShape::halves`) or above it (`PlanShape::chain`).
-    fn launch(self, min_p: Option<usize>, count: u64) -> Result<(u32, u32, u64)> {
+    /// The kernel arguments of this part of a launch of `count` blocks (or
+    /// superblocks) whose kernel runs in halves from `min_p` on
+    /// (`emit::half_min_p`); an internal error unless the runs of 2^shift
+    /// blocks are that long and the parts are equal (min_p ≤ 2^(shift+1),
+    /// count a multiple of 2^(shift+1), and of 2^(shift2+1) for a quarter).
+    /// Which bits keep the parts apart from launch to launch is the plan's:
+    /// below p (`PlanShape::halves`), above it (`PlanShape::chain`), or both
+    /// (`Chain::in_quarters`).
+    fn launch(self, min_p: Option<usize>, count: u64) -> Result<PartLaunch> {
+        let least = min_p.map_or(u64::MAX, |m| m.max(2) as u64);
+        let splits = |shift: u32, half: u32| {
+            let bit = 1u64.checked_shl(shift).unwrap_or(0);
+            half <= 1 && 2 * bit >= least && count.is_multiple_of(2 * bit)
+        };
         match self {
-            PassPart::Whole => Ok((Halves::WHOLE, 0, count)),
-            PassPart::Half { shift, half } => {
-                let bit = 1u64.checked_shl(shift).unwrap_or(0);
-                let least = min_p.map_or(u64::MAX, |m| m.max(2) as u64);
-                if half > 1 || 2 * bit < least || !count.is_multiple_of(2 * bit) {
-                    return Err(Error::internal(format!("no half {half} split at bit {shift} of {count} blocks")));
-                }
-                Ok((shift, half, count / 2))
+            PassPart::Whole => Ok(PartLaunch { half: [Halves::WHOLE, 0], quarter: [Halves::WHOLE, 0], blocks: count }),
+            PassPart::Half { shift, half } if splits(shift, half) => {
+                Ok(PartLaunch { half: [shift, half], quarter: [Halves::WHOLE, 0], blocks: count / 2 })
             }
+            PassPart::Quarter { shift, half, shift2, index2 } if shift2 > shift && splits(shift, half) && splits(shift2, index2) => {
+                Ok(PartLaunch { half: [shift, half], quarter: [shift2, index2], blocks: count / 4 })
+            }
+            _ => Err(Error::internal(format!("no part {self:?} of {count} blocks"))),
+        }
+    }
+
+    /// [`Self::launch`] for a kernel that runs halves but no quarters.
+    fn halves_only(self, min_p: Option<usize>, count: u64) -> Result<([u32; 2], u64)> {
+        match self.launch(min_p, count)? {
+            PartLaunch { half, quarter: [Halves::WHOLE, 0], blocks } => Ok((half, blocks)),
+            _ => Err(Error::internal(format!("a kernel of two levels runs no quarter ({self:?})"))),
         }
     }
 }
@@ -229,10 +265,12 @@ pub struct FieldKernels {
     /// Built programs by file name: a launch looks its program up here
     /// instead of hashing the source again.
     programs: Mutex<BTreeMap<String, Program>>,
-    /// Kernel objects by "file/name", created on first use: a launch sets
+    /// Kernel objects by file and name, created on first use: a launch sets
     /// their arguments and enqueues them.  (Creating one per launch cost more
     /// host time than a small pass takes on the GPU: v14c.)
-    kernels: Mutex<BTreeMap<String, Kernel>>,
+    kernels: Mutex<BTreeMap<String, BTreeMap<String, Kernel>>>,
+    /// The pass kernels' launch facts, worked out on first use (`specs.rs`).
+    specs: Mutex<Vec<(SpecKey, Arc<LaunchSpec>)>>,
     /// When Some, launches record their profiling events here (benchmarks).
     events: Mutex<Option<Recorder>>,
     /// The event of the launch a plan's halves fork after ([`Self::arm_fork`]).
@@ -271,6 +309,7 @@ impl FieldKernels {
             small: Mutex::default(),
             programs: Mutex::default(),
             kernels: Mutex::default(),
+            specs: Mutex::default(),
             events: Mutex::default(),
             fork_event: Mutex::new(ForkEvent::Idle),
             kept: Mutex::default(),
@@ -451,7 +490,7 @@ impl FieldKernels {
             if p < 2 {
                 return Err(Error::internal("the first pass (p = 1) has no twiddles to read from a launch table"));
             }
-            launch_table_holds(log_t, (radix as u64 * p) << tw_shift, &format!("the pass ({radix}, {p})"))?;
+            launch_table_holds(log_t, (radix as u64 * p) << tw_shift, || format!("the pass ({radix}, {p})"))?;
         }
         if !variant.takes_layout() && layout != PassLayout::DIGIT_MAJOR {
             return Err(Error::option(format!(
@@ -474,23 +513,26 @@ impl FieldKernels {
                 ))
             )));
         }
-        let (file, _) = self.dft_file(variant, radix, table)?;
-        let program = self.dft_program(radix)?;
-        let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p, table), variant);
+        let spec = self.spec(SpecKey::Pass { variant, radix, first: p == 1, table }, p)?;
         let launch = Launch::Single(Pass { radix, p: p as usize });
-        let (shift, half, blocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
-        let (gws, lws) = emit::pass_work_size(&self.prime, &program, variant, blocks as usize);
+        let part_args = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
+        let (gws, lws) = emit::pass_work_size(&self.prime, &spec.program, variant, part_args.blocks as usize);
         let mut extra = vec![tw_shift];
         if variant.runs_in_halves() {
-            extra.extend([shift, half]);
+            extra.extend(part_args.half);
+        }
+        if variant.runs_in_quarters() {
+            extra.extend(part_args.quarter);
+        } else if matches!(part, PassPart::Quarter { .. }) {
+            return Err(Error::internal(format!("the {} variant runs no quarters", variant.name())));
         }
         if variant.takes_layout() {
             extra.push(layout.bits());
         }
         self.launch_on(
             self.queue_of(part),
-            &file,
-            &sig,
+            &spec.file,
+            &spec.sig,
             gws,
             Some(lws.into()),
             &stockham_args(x, y, w, [plane, n, p], log_t, &extra, count),
@@ -500,7 +542,7 @@ impl FieldKernels {
     /// The queue that runs `part`: half 1 on the side queue, the rest on the session's.
     fn queue_of(&self, part: PassPart) -> &Queue {
         match part {
-            PassPart::Half { half: 1, .. } => &self.session.side_queue,
+            PassPart::Half { half: 1, .. } | PassPart::Quarter { index2: 1, .. } => &self.session.side_queue,
             _ => &self.session.queue,
         }
     }
@@ -605,31 +647,27 @@ impl FieldKernels {
         layout: PassLayout,
     ) -> Result<()> {
         pass_shape(n, (radix * radix) as u64, p)?;
-        let program = &self.set.program;
         let k = self.prime.k();
         let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
         if table == TwiddleTable::Launch {
-            let passes = format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
-            launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], &passes)?;
+            let passes = || format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
+            launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], passes)?;
         }
-        let (shift, half, superblocks) = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
-        let mut extra = vec![tw_shift[0], tw_shift[1], shift, half];
-        let (file, sig, (gws, lws)) = match variant {
+        let (half, superblocks) = part.halves_only(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
+        let mut extra = vec![tw_shift[0], tw_shift[1], half[0], half[1]];
+        let base = self.base_size();
+        let (spec, (gws, lws)) = match variant {
             Variant::Local if layout == PassLayout::DIGIT_MAJOR => {
-                let shape = match FusedShape::of(k, program) {
-                    Some(s) if radix == program.size => s,
-                    _ => return Err(Error::internal(format!("no fused kernel of radix {radix} for k = {k}"))),
-                };
-                let name = fused::name(program, table);
-                (format!("{name}.cl"), emit::sig::fused_pass(&name), fused::work_size(&shape, superblocks as usize))
+                let none = || Error::internal(format!("no fused kernel of radix {radix} for k = {k}"));
+                let spec = if radix == base { self.spec(SpecKey::Fused { table }, p)? } else { return Err(none()) };
+                let shape = spec.fused.ok_or_else(none)?;
+                (spec, fused::work_size(&shape, superblocks as usize))
             }
-            Variant::Table if radix == program.size && emit::first2::applies(k, radix, &self.opts) => {
-                let (file, _) = self.dft_file(Variant::Table, radix, table)?;
-                let name = emit::first2::pair_name(program, table);
+            Variant::Table if radix == base && emit::first2::applies(k, radix, &self.opts) => {
                 let size = emit::first2::work_size(k, radix, superblocks as usize)
                     .ok_or_else(|| Error::internal("the pair kernel's work-group holds no whole superblock"))?;
                 extra.push(layout.bits());
-                (file, emit::sig::pair_pass(&name), size)
+                (self.spec(SpecKey::Pair { table }, p)?, size)
             }
             _ => {
                 return Err(Error::internal(format!(
@@ -639,7 +677,7 @@ impl FieldKernels {
             }
         };
         let args = stockham_args(x, y, w, [plane, n, p], log_t, &extra, count);
-        self.launch_on(self.queue_of(part), &file, &sig, gws, Some(lws.into()), &args)
+        self.launch_on(self.queue_of(part), &spec.file, &spec.sig, gws, Some(lws.into()), &args)
     }
 
     /// The first two Stockham passes of radix K, (K, 1) then (K, K), in one
@@ -671,14 +709,13 @@ impl FieldKernels {
         if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
             return Err(Error::internal(format!("no first-two-passes kernel for k = {} with these options", self.prime.k())));
         }
-        let name = emit::first2::name(&self.set.program);
-        let (file, _) = self.dft_file(Variant::Table, kk, TwiddleTable::Plan)?;
+        let spec = self.spec(SpecKey::First2, 1)?;
         // its superblocks in halves by a bit above p (PlanShape::chain)
-        let (shift, half, superblocks) = part.launch(emit::first2::half_min_superblocks(&self.prime, self.opts.radix), count)?;
+        let ([shift, half], superblocks) = part.halves_only(emit::first2::half_min_superblocks(&self.prime, self.opts.radix), count)?;
         let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
             .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
         let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, shift, half, layout.bits()], count);
-        self.launch_on(self.queue_of(part), &file, &emit::sig::first2_pass(&name), gws, Some(lws.into()), &args)
+        self.launch_on(self.queue_of(part), &spec.file, &spec.sig, gws, Some(lws.into()), &args)
     }
 
     /// The unrolled program of DFT_n (n | K) with this set's radix.
@@ -719,12 +756,15 @@ impl FieldKernels {
         if let Some(i) = args.iter().zip(&sig.params).position(|(a, p)| !a.fits(p.ty, segments)) {
             return Err(Error::internal(format!("argument {} ({}) of kernel {name} has the wrong type", i, sig.params[i].name)));
         }
-        let program = self.program(file)?;
+        // the kernel object, created on the first launch (its program built then)
+        let known = self.kernels.lock().expect("kernel map").get(file).is_some_and(|m| m.contains_key(name));
+        let program = if known { None } else { Some(self.program(file)?) };
         let mut kernels = self.kernels.lock().expect("kernel map");
-        let k = match kernels.entry(format!("{file}/{name}")) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(self.declare_kernel(&program, name, args)?),
-        };
+        let of_file = kernels.entry(file.to_string()).or_default();
+        if let Some(program) = program {
+            of_file.insert(name.clone(), self.declare_kernel(&program, name, args)?);
+        }
+        let k = of_file.get_mut(name).ok_or_else(|| Error::internal(format!("no kernel object {file}/{name}")))?;
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             match a {
@@ -795,9 +835,9 @@ impl FieldKernels {
 
 /// A launch table of 2^`log_t` entries must hold every exponent of the
 /// passes it serves, all below `end` in its units (R·p, shifted).
-fn launch_table_holds(log_t: u32, end: u64, passes: &str) -> Result<()> {
+fn launch_table_holds(log_t: u32, end: u64, passes: impl FnOnce() -> String) -> Result<()> {
     if end > 1u64.checked_shl(log_t).unwrap_or(0) {
-        return Err(Error::internal(format!("a launch table of 2^{log_t} entries does not hold the twiddles of {passes}")));
+        return Err(Error::internal(format!("a launch table of 2^{log_t} entries does not hold the twiddles of {}", passes())));
     }
     Ok(())
 }

@@ -238,8 +238,19 @@ pub fn first2_launches(shape: &PlanShape) -> Option<usize> {
 /// −2.8%, 2^22 −1.1%, 2^23 −1.0%, 2^24 −2.0%; 2^20 level, 2^19 +12 to +22%
 /// (`proto2/`, `final/onoff.json`): the one wait for both halves moves from
 /// the first launch's last wave to the switch launch's, and the halves by a
-/// bit above p pay where the launches are large.
-pub const CHAIN_MIN_DIGITS: usize = 1 << 24;
+/// bit above p pay where the launches are large.  v45: from 2^23 (k = 8 at
+/// 2^20), where the chain runs in quarters by default
+/// ([`CHAIN_QUARTERS_MAX_DIGITS`]).
+pub const CHAIN_MIN_DIGITS: usize = 1 << 23;
+
+/// By default a chain runs its launches after the first in quarters
+/// ([`Chain::in_quarters`]) up to this many digits (N · batch · k).  v45,
+/// H200, k = 8, three alternated processes against the chain in halves
+/// (`docs/perf/h200-v45/`): 2^20 0.2968 against 0.3040 ms (and 0.3031 for
+/// the halves forked after the first launch), 2^21 −0.4%; 2^22 +0.2%, 2^19
+/// +2.4% (launches of 2^16 elements a quarter, as many enqueues as the GPU
+/// runs).  The quarters take the switch's wait for both halves away.
+pub const CHAIN_QUARTERS_MAX_DIGITS: usize = 1 << 24;
 
 /// The chain of halves ([`PlanShape::chain`]) of a plan whose first `first`
 /// launches (`first2_launches`) run the first two passes from the superblock
@@ -251,14 +262,16 @@ pub const CHAIN_MIN_DIGITS: usize = 1 << 24;
 /// [`CHAIN_MIN_DIGITS`].  The superblock bit is the lowest whose runs the
 /// first-two-passes kernel's work-groups and memory sectors allow
 /// (`half_min_p` of a fused launch), so that the bit stays above p through
-/// as many launches as it can.
+/// as many launches as it can.  `quarters` (`Some(true)`: wherever the
+/// kernels allow; None: up to [`CHAIN_QUARTERS_MAX_DIGITS`]) runs the chain
+/// launches after the first in quarters ([`Chain::in_quarters`]).
 pub fn plan_chain(
     prime: &Prime,
     radix: crate::rules::Radix,
     shape: &PlanShape,
     halves: Option<&Halves>,
     first: Option<usize>,
-    choice: Option<bool>,
+    (choice, quarters): (Option<bool>, Option<bool>),
     spare: bool,
 ) -> Option<Chain> {
     if choice == Some(false) || !spare || halves.is_some_and(|h| h.spare_last) {
@@ -269,7 +282,10 @@ pub fn plan_chain(
     }
     let first = first?;
     let bit = half_min_superblocks(prime, radix)?.trailing_zeros().checked_sub(1)?;
-    shape.chain(first, bit, |l: &Launch| super::half_min_p(prime, Variant::Table, radix, l))
+    let min_p = |l: &Launch| super::half_min_p(prime, Variant::Table, radix, l);
+    let chain = shape.chain(first, bit, min_p)?;
+    let in_quarters = quarters.unwrap_or(shape.n * shape.batch * shape.k <= CHAIN_QUARTERS_MAX_DIGITS);
+    Some(if in_quarters { chain.in_quarters(shape, min_p).unwrap_or(chain) } else { chain })
 }
 
 /// The least 2^(s+1) with which the first-two-passes kernel's superblocks
@@ -286,12 +302,13 @@ mod tests {
     use super::*;
 
     /// k = 8's table plans with PTX split from the first launch by default
-    /// from 2^21 (2^24 digits), where the plan runs in halves and the device
-    /// holds a third vector; forced on from 2^16 (the first plan with a launch
-    /// after the first two passes that keeps bit 3 + 8 above its p); never
-    /// with `Some(false)`, without the third vector, or for fused plans.
+    /// from 2^20 (2^23 digits), where the plan runs in halves and the device
+    /// holds a third vector, in quarters up to 2^21 (2^24 digits); forced on
+    /// from 2^16 (the first plan with a launch after the first two passes
+    /// that keeps bit 3 + 8 above its p); never with `Some(false)`, without
+    /// the third vector, or for fused plans.
     #[test]
-    fn chains_by_default_from_2_24_digits() {
+    fn chains_by_default_from_2_23_digits() {
         use crate::rules::Radix;
         let k8 = crate::catalog_prime(8).unwrap();
         let opts = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, super::super::MulForm::Wide64) };
@@ -299,14 +316,22 @@ mod tests {
             let shape = super::super::plan_shape(k8, Variant::Table, &opts, Some(false), log_n, 1).unwrap();
             let first = plan_superblock(8, Variant::Table, &opts, &shape).and(first2_launches(&shape));
             let halves = super::super::plan_halves(k8, Variant::Table, Radix::R2, &shape, None, true);
-            let chain = |h: Option<&Halves>, choice, spare| plan_chain(k8, Radix::R2, &shape, h, first, choice, spare);
-            assert_eq!(chain(halves.as_ref(), None, true).is_some(), log_n >= 21, "2^{log_n}");
+            let chain = |h: Option<&Halves>, choice, spare| plan_chain(k8, Radix::R2, &shape, h, first, (choice, None), spare);
+            let by_default = chain(halves.as_ref(), None, true);
+            assert_eq!(by_default.is_some(), log_n >= 20, "2^{log_n}");
+            assert_eq!(by_default.map(|c| c.low.is_some()), (log_n >= 20).then_some(log_n <= 21), "2^{log_n}");
             assert_eq!(chain(None, Some(true), true).is_some(), log_n >= 16, "2^{log_n}");
             assert_eq!(chain(halves.as_ref(), Some(true), true).map(|c| c.bit), (log_n >= 16).then_some(3), "2^{log_n}");
             assert!(chain(halves.as_ref(), Some(false), true).is_none() && chain(halves.as_ref(), Some(true), false).is_none());
+            // quarters as asked, wherever the chain runs
+            for q in [false, true] {
+                let asked = plan_chain(k8, Radix::R2, &shape, None, first, (Some(true), Some(q)), true);
+                assert_eq!(asked.map(|c| c.low.is_some()), (log_n >= 16).then_some(q), "2^{log_n}");
+            }
             let fused = shape.clone().with_fusion(true);
             let first = first2_launches(&fused);
-            assert!(plan_chain(k8, Radix::R2, &fused, None, first, Some(true), true).is_none() || first == Some(2), "2^{log_n}");
+            let forced = plan_chain(k8, Radix::R2, &fused, None, first, (Some(true), None), true);
+            assert!(forced.is_none() || first == Some(2), "2^{log_n}");
         }
     }
 

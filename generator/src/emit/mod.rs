@@ -169,6 +169,13 @@ impl Variant {
         self != Variant::Workgroup
     }
 
+    /// Whether the variant's single-pass kernels also run a quarter of a
+    /// pass's blocks (`quarter_shift`, `quarter_index`, `maps::quarter_block`;
+    /// `plan::Chain::low`): the table variant's, whose plans chain.
+    pub fn runs_in_quarters(self) -> bool {
+        self == Variant::Table
+    }
+
     /// Whether the variant's pass kernels take a `layout` argument and read
     /// and write element-major vectors where it says so
     /// (`digits::PassLayout`): the digits variant's, and the table

@@ -192,6 +192,16 @@ pub fn pass(name: &str, variant: Variant) -> KernelSig {
     if variant.runs_in_halves() {
         extra.extend(half_params("blocks"));
     }
+    if variant.runs_in_quarters() {
+        extra.extend([
+            p(
+                "quarter_shift",
+                UInt,
+                "and whose bit quarter_shift (> half_shift) is quarter_index (SRGFN_QUARTER_BLOCK; 63: the half alone)",
+            ),
+            p("quarter_index", UInt, "0 or 1"),
+        ]);
+    }
     if variant.takes_layout() {
         extra.push(layout_param());
     }

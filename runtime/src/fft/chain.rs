@@ -1,7 +1,8 @@
 //! A forward transform from the superblock order in halves from its first
 //! launch on ([`Chain`], `srgfn_gen::plan::chain`): the first two passes and
-//! the chain launches after them as two halves, each on its queue, then the
-//! launches from the switch on in halves by a bit below p.
+//! the chain launches after them as two halves, each on its queue (the later
+//! ones in quarters where [`Chain::low`] says), then the launches from the
+//! switch on in halves by a bit below p.
 
 use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::plan::{Chain, Launch};
@@ -17,10 +18,14 @@ impl Plan {
     /// (step c reads buffer c mod 3, writes (c + 1) mod 3; the first launch
     /// is step 0); step c ≥ 2 of each half waits for step c − 2 of the other,
     /// whose input it overwrites, and the switch launch's halves each wait
-    /// for the other's last chain launch, whose outputs they read.  Every
-    /// wait is on a launch's own event (`FieldKernels::keep_events`, kept
-    /// through the chain only: a launch with an event takes NVIDIA's driver
-    /// longer to enqueue, v42).
+    /// for the other's last chain launch, whose outputs they read.  In
+    /// quarters, each chain half runs its quarter b = 0 of a launch, then
+    /// b = 1, and the switch's half b waits for quarter (1 − b, b) of the
+    /// other queue: half 0 for that queue's first quarter of the last chain
+    /// launch, half 1 for its last.  Every wait is on a launch's own event
+    /// (`FieldKernels::keep_events`), kept only by the launches a later one
+    /// waits for: NVIDIA's driver takes 13–17 µs to enqueue a launch with an
+    /// event, 6–9 without (v42, v45).
     pub(super) fn run_chain(&mut self, v: &mut DeviceVec, chain: Chain, r2: usize) -> Result<()> {
         let spare = self.spare.clone().ok_or_else(|| Error::internal("a chain of halves without a third vector"))?;
         let launches = self.shape.launches();
@@ -31,20 +36,24 @@ impl Plan {
         v.valid = false;
         // the side queue starts after everything before on the session's queue
         kernels.fork()?;
-        kernels.keep_events(true);
-        // the chain (it ends before the last launch, plan::Chain), each launch's events kept:
-        // events[c][h] is step c of half h
-        let chained = (|| -> Result<Vec<[ocl::Event; 2]>> {
-            let mut events: Vec<[ocl::Event; 2]> = Vec::new();
+        // the chain (it ends before the last launch, plan::Chain); events[c][h] is step c of half
+        // h, kept where a later step waits for it: step c + 2, or the switch after step len
+        let waited_for = |c: usize| c + 2 <= chain.len || c == chain.len;
+        // in quarters: the side queue's first quarter of the last chain launch (the switch's half 0
+        // waits for it)
+        let mut switch_first = None;
+        let chained = (|| -> Result<Vec<Option<[ocl::Event; 2]>>> {
+            let mut events: Vec<Option<[ocl::Event; 2]>> = Vec::new();
             let (plane, n) = (self.seg as u64, self.shape.n as u64);
             let superblocks = self.total() as u64 / r2 as u64;
             let (twiddle_log, twiddle_shift) = (self.shape.twiddle_log(), self.shape.twiddle_shift(&second));
             for c in 0..=chain.len {
                 let j = chain.first + c - 1;
                 let mut kept = Vec::with_capacity(2);
+                kernels.keep_events(waited_for(c));
                 for half in 0..2u32 {
                     if c >= 2 {
-                        kernels.half_waits_on(half, &events[c - 2][1 - half as usize])?;
+                        kernels.half_waits_on(half, &step_event(&events, c - 2, 1 - half)?)?;
                     }
                     let (x, y) = (&bufs[c % 3], &bufs[(c + 1) % 3]);
                     match (c, launches[j]) {
@@ -52,15 +61,33 @@ impl Plan {
                             let part = PassPart::Half { shift: chain.bit, half };
                             kernels.first2_pass(x, y, &self.table, [plane, n], twiddle_log, twiddle_shift, superblocks, layouts[j], part)?
                         }
-                        (_, Launch::Single(pass)) => {
-                            let part = PassPart::Half { shift: chain.shift(&self.shape, j), half };
-                            self.single(j, pass, x, y, part, layouts[j])?
-                        }
+                        (_, Launch::Single(pass)) => match chain.low {
+                            Some(low) => {
+                                let shift2 = chain.shift(&self.shape, j);
+                                for b in 0..2u32 {
+                                    // the queue's last quarter where a later step waits for it; the
+                                    // side queue's first of the last chain launch for the switch
+                                    let first_for_switch = c == chain.len && half == 1 && b == 0;
+                                    kernels.keep_events(waited_for(c) && (b == 1 || first_for_switch));
+                                    let part = PassPart::Quarter { shift: low, half: b, shift2, index2: half };
+                                    self.single(j, pass, x, y, part, layouts[j])?;
+                                    if first_for_switch {
+                                        switch_first = Some(kernels.take_event()?);
+                                    }
+                                }
+                            }
+                            None => {
+                                let part = PassPart::Half { shift: chain.shift(&self.shape, j), half };
+                                self.single(j, pass, x, y, part, layouts[j])?
+                            }
+                        },
                         (_, Launch::Fused(..)) => return Err(Error::internal("a chain launch of two passes")),
                     }
-                    kept.push(kernels.take_event()?);
+                    if waited_for(c) {
+                        kept.push(kernels.take_event()?);
+                    }
                 }
-                events.push(kept.try_into().map_err(|_| Error::internal("two halves of a launch"))?);
+                events.push(kept.try_into().ok());
             }
             Ok(events)
         })();
@@ -76,9 +103,14 @@ impl Plan {
             }
             for half in 0..2u32 {
                 if j == chain.switch() {
-                    kernels.half_waits_on(half, &events[chain.len][1 - half as usize])?;
+                    let wait = match (chain.low, half) {
+                        (Some(_), 0) => switch_first.clone().ok_or_else(|| Error::internal("no quarter kept its event for the switch"))?,
+                        _ => step_event(&events, chain.len, 1 - half)?,
+                    };
+                    kernels.half_waits_on(half, &wait)?;
                 }
-                self.single(j, pass, &bufs[cur], &bufs[other], PassPart::Half { shift: chain.after, half }, layouts[j])?;
+                let part = PassPart::Half { shift: chain.halves_bit(), half };
+                self.single(j, pass, &bufs[cur], &bufs[other], part, layouts[j])?;
             }
             std::mem::swap(&mut cur, &mut other);
         }
@@ -94,4 +126,10 @@ impl Plan {
         v.valid = true;
         Ok(())
     }
+}
+
+/// The kept event of step `c`'s half `half` of a chain.
+fn step_event(events: &[Option<[ocl::Event; 2]>], c: usize, half: u32) -> Result<ocl::Event> {
+    let kept = events.get(c).and_then(Option::as_ref);
+    kept.map(|e| e[half as usize].clone()).ok_or_else(|| Error::internal(format!("no event kept of chain step {c}")))
 }
