@@ -94,7 +94,8 @@ pub enum PassPart {
     },
     /// The blocks whose bit `shift` is `half` and bit `shift2` (> shift) is
     /// `index2`, on the queue of `index2` as for a half (the table variant's
-    /// single passes, `maps::quarter_block`; `srgfn_gen::plan::Chain::low`).
+    /// `_q` kernels, `emit::has_quarter_kernels`, `maps::quarter_block`;
+    /// `srgfn_gen::plan::Chain::low`).
     Quarter {
         /// The lower bit.
         shift: u32,
@@ -513,7 +514,8 @@ impl FieldKernels {
                 ))
             )));
         }
-        let spec = self.spec(SpecKey::Pass { variant, radix, first: p == 1, table }, p)?;
+        let quarters = matches!(part, PassPart::Quarter { .. });
+        let spec = self.spec(SpecKey::Pass { variant, radix, first: p == 1, table, quarters }, p)?;
         let launch = Launch::Single(Pass { radix, p: p as usize });
         let part_args = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
         let (gws, lws) = emit::pass_work_size(&self.prime, &spec.program, variant, part_args.blocks as usize);
@@ -521,10 +523,8 @@ impl FieldKernels {
         if variant.runs_in_halves() {
             extra.extend(part_args.half);
         }
-        if variant.runs_in_quarters() {
+        if quarters {
             extra.extend(part_args.quarter);
-        } else if matches!(part, PassPart::Quarter { .. }) {
-            return Err(Error::internal(format!("the {} variant runs no quarters", variant.name())));
         }
         if variant.takes_layout() {
             extra.push(layout.bits());

@@ -57,11 +57,12 @@ struct StageCtx {
 /// The context of a DFT_R pass kernel of a variant, with twiddles from the
 /// plan's table or a launch table, or without (`twiddles` None: the first
 /// pass), its lazy digits' high parts `high_part` in local memory (the
-/// table variant's; the local variant's are bytes).
+/// table variant's; the local variant's are bytes); `sig` names the kernel
+/// and gives its parameters.
 pub fn dft(
     prime: &Prime,
     prog: &Program,
-    name: &str,
+    sig: &super::sig::KernelSig,
     variant: Variant,
     segments: u32,
     (twiddles, high_part): (Option<super::TwiddleTable>, super::high_part::HighPart),
@@ -84,8 +85,8 @@ pub fn dft(
         })
         .collect();
     let mut c = Context::new();
+    let name = sig.name.as_str();
     c.insert("name", name);
-    let sig = super::sig::pass(name, variant);
     c.insert("params", &sig.c_params_for(segments));
     c.insert("prologue", &sig.prologue(segments));
     c.insert("size", &prog.size);

@@ -135,8 +135,9 @@ pub(super) fn kernel(
     }
     let name = if pair { pair_name(program, table) } else { name(program) };
     // its lazy digits keep a byte of high part (two cost it 3–4%, v43)
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Table, opts.segments, (Some(table), HighPart::Byte))?;
-    table::kernel_context(k, &name, program, (false, HighPart::Byte), opts, &mut ctx)
+    let pass_sig = sig::pass(&name, Variant::Table, false);
+    let mut ctx = super::context::dft(prime, program, &pass_sig, Variant::Table, opts.segments, (Some(table), HighPart::Byte))?;
+    table::kernel_context(k, &name, program, (false, HighPart::Byte), false, opts, &mut ctx)
         .ok_or_else(|| EmitError::Unsupported(format!("the table stages of DFT_{n} do not run through the warp for k = {k}")))?;
     let (groups, tpd) = table::shape(k, n);
     ctx.insert("threads", &(groups * tpd));
@@ -245,11 +246,12 @@ pub const CHAIN_MIN_DIGITS: usize = 1 << 23;
 
 /// By default a chain runs its launches after the first in quarters
 /// ([`Chain::in_quarters`]) up to this many digits (N · batch · k).  v45,
-/// H200, k = 8, three alternated processes against the chain in halves
-/// (`docs/perf/h200-v45/`): 2^20 0.2968 against 0.3040 ms (and 0.3031 for
-/// the halves forked after the first launch), 2^21 −0.4%; 2^22 +0.2%, 2^19
-/// +2.4% (launches of 2^16 elements a quarter, as many enqueues as the GPU
-/// runs).  The quarters take the switch's wait for both halves away.
+/// H200, k = 8, three alternated processes (`docs/perf/h200-v45/proto2/`):
+/// 2^20 0.2968 ms in quarters against 0.3040 in halves and 0.3031 with the
+/// halves forked after the first launch, 2^21 −0.4% against halves, 2^22
+/// +0.2%, 2^19 +2.4% (a quarter launch of 2^16 elements).  The quarters take
+/// the switch's wait for both halves away.  The kept kernels against v44's
+/// binary (`final/`): 2^20 0.2953 against 0.3033 ms, 2^21 −1.0%.
 pub const CHAIN_QUARTERS_MAX_DIGITS: usize = 1 << 24;
 
 /// The chain of halves ([`PlanShape::chain`]) of a plan whose first `first`

@@ -246,7 +246,9 @@ pub fn kernel(
     table: TwiddleTable,
 ) -> Result<(EmittedFile, KernelEntry), EmitError> {
     let name = name(program, table);
-    let mut ctx = super::context::dft(prime, program, &name, Variant::Local, segments, (Some(table), super::high_part::HighPart::Byte))?;
+    let pass_sig = super::sig::pass(&name, Variant::Local, false);
+    let mut ctx =
+        super::context::dft(prime, program, &pass_sig, Variant::Local, segments, (Some(table), super::high_part::HighPart::Byte))?;
     let shape = context(prime.k(), &name, program, (super::context::has_mul_lazy(prime), table), &mut ctx)?;
     let sig = super::sig::fused_pass(&name);
     ctx.insert("params", &sig.c_params_for(segments));

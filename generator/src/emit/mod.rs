@@ -169,13 +169,6 @@ impl Variant {
         self != Variant::Workgroup
     }
 
-    /// Whether the variant's single-pass kernels also run a quarter of a
-    /// pass's blocks (`quarter_shift`, `quarter_index`, `maps::quarter_block`;
-    /// `plan::Chain::low`): the table variant's, whose plans chain.
-    pub fn runs_in_quarters(self) -> bool {
-        self == Variant::Table
-    }
-
     /// Whether the variant's pass kernels take a `layout` argument and read
     /// and write element-major vectors where it says so
     /// (`digits::PassLayout`): the digits variant's, and the table
@@ -502,6 +495,22 @@ pub fn twiddled_kernel_name(program: &Program, variant: Variant, table: TwiddleT
     format!("{}{}", dft_name(program, variant), table.suffix())
 }
 
+/// Whether the kernel file of `program`'s variant has `_q` kernels, its
+/// twiddled single pass over a quarter of the blocks (`quarter_shift`,
+/// `quarter_index`, `maps::quarter_block`; [`plan::Chain::low`](crate::plan::Chain)): the
+/// table variant's where its plans chain (`first2::applies`).  A kernel of
+/// its own: the quarter's map in every twiddled pass made k = 8's other
+/// launches 0.7–1.1% slower (v45, H200, 2^19 and 2^21–2^23).
+pub fn has_quarter_kernels(k: usize, variant: Variant, size: usize, opts: &KernelOptions) -> bool {
+    variant == Variant::Table && first2::applies(k, size, opts)
+}
+
+/// The twiddled pass kernel of `program` over a quarter of the blocks, built
+/// for `table` ([`has_quarter_kernels`]): the twiddled kernel's name with `_q`.
+pub fn quarter_kernel_name(program: &Program, variant: Variant, table: TwiddleTable) -> String {
+    format!("{}_q", twiddled_kernel_name(program, variant, table))
+}
+
 /// The file of the pass kernels of DFT_n of a radix and variant built for
 /// `table` ([`dft_kernel`]): `dft{n}_r{radix}_{variant}{suffix}.cl`.
 pub fn dft_file_name(n: usize, radix: Radix, variant: Variant, table: TwiddleTable) -> String {
@@ -548,33 +557,37 @@ pub fn dft_kernel(
             ("dft_digits.cl.tera", format!("ceil(count / {}) * {}", s.groups, s.threads), format!("{} (required)", s.threads))
         }
     };
-    // each kernel with the table of its twiddles (None: the first pass's, without)
-    let with_twiddles = (twiddled_kernel_name(program, variant, table), Some(table));
-    let kernels: Vec<(String, Option<TwiddleTable>)> = match (variant, table) {
+    // each kernel with the table of its twiddles (None: the first pass's, without), and whether it runs
+    // a quarter of the blocks
+    let with_twiddles = (twiddled_kernel_name(program, variant, table), Some(table), false);
+    let mut kernels: Vec<(String, Option<TwiddleTable>, bool)> = match (variant, table) {
         (Variant::Workgroup, TwiddleTable::Plan) | (Variant::Table, TwiddleTable::Launch) => vec![with_twiddles],
-        (_, TwiddleTable::Plan) => vec![with_twiddles, (format!("{name}_first"), None)],
+        (_, TwiddleTable::Plan) => vec![with_twiddles, (format!("{name}_first"), None, false)],
         (_, TwiddleTable::Launch) => {
             return Err(EmitError::Unsupported(format!("the {} variant has no kernels for launch tables", variant.name())))
         }
     };
+    if has_quarter_kernels(prime.k(), variant, program.size, opts) {
+        kernels.push((quarter_kernel_name(program, variant, table), Some(table), true));
+    }
     let mut src = String::new();
     let mut entries = Vec::new();
-    for (kname, twiddles) in kernels {
+    for (kname, twiddles, quarters) in kernels {
         let twiddled = twiddles.is_some();
         // a twiddled single pass of the table variant keeps two-byte high parts where that saves a series term
         let high_part = match variant {
             Variant::Table => HighPart::of_table_pass(prime.k(), prime.r(), twiddled, context::has_mul_lazy(prime)),
             _ => HighPart::Byte,
         };
-        let mut ctx = context::dft(prime, program, &kname, variant, segments, (twiddles, high_part))?;
+        let sig = sig::pass(&kname, variant, quarters);
+        let mut ctx = context::dft(prime, program, &sig, variant, segments, (twiddles, high_part))?;
         if variant == Variant::Digits {
             digits::kernel_context(prime.k(), program.size, twiddled, opts, &mut ctx)?;
         }
         if variant == Variant::Table {
-            table::kernel_context(prime.k(), &kname, program, (twiddled, high_part), opts, &mut ctx);
+            table::kernel_context(prime.k(), &kname, program, (twiddled, high_part), quarters, opts, &mut ctx);
         }
         src.push_str(&render(tpl, &ctx)?);
-        let sig = sig::pass(&kname, variant);
         entries.push(KernelEntry {
             name: kname,
             file: file_name.clone(),
@@ -582,6 +595,7 @@ pub fn dft_kernel(
                 "one Stockham pass of radix {}{}: DFT_{} = {}",
                 program.size,
                 match twiddles {
+                    Some(_) if quarters => " with twiddles, over a quarter of the blocks (plan::Chain::low)",
                     Some(TwiddleTable::Plan) => " with twiddles",
                     Some(TwiddleTable::Launch) => " with twiddles from a launch table (every twiddle an entry, no rotation by r^s)",
                     None => " for p = 1 (no twiddles)",

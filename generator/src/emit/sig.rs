@@ -186,13 +186,15 @@ fn stockham(name: &str, variant: Variant, x: Param, shifts: &[Param], count: Par
 
 /// Every Stockham pass kernel (all variants): X → Y with twiddles from W.
 /// The workgroup variant's passes use X as scratch.
-pub fn pass(name: &str, variant: Variant) -> KernelSig {
+/// `quarters`: the kernel runs a quarter of the blocks (the table variant's
+/// `_q` kernels, [`super::quarter_kernel_name`]).
+pub fn pass(name: &str, variant: Variant, quarters: bool) -> KernelSig {
     let x_inout = variant == Variant::Workgroup;
     let mut extra = vec![p("tw_shift", UInt, "log2(n / (R p)): input t of block i gets w^((t (i mod p)) << tw_shift)")];
     if variant.runs_in_halves() {
         extra.extend(half_params("blocks"));
     }
-    if variant.runs_in_quarters() {
+    if quarters {
         extra.extend([
             p(
                 "quarter_shift",

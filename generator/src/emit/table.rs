@@ -180,15 +180,30 @@ pub(super) fn shuffle_scratch_bytes(threads: usize, opts: &KernelOptions) -> usi
 /// [`warp_stages::WarpLayout`], the stages leave output t in slot t, and a
 /// store of p < G writes the work-group's output run), and with emulated
 /// shuffles the local memory they take.  Returns the warp layout, if any.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn kernel_context(
     k: usize,
     name: &str,
     program: &Program,
     (twiddled, high_part): (bool, HighPart),
+    quarters: bool,
     opts: &KernelOptions,
     ctx: &mut tera::Context,
 ) -> Option<warp_stages::WarpLayout> {
     let (groups, tpd) = shape(k, program.size);
+    // the block of launch index h: in a half (plan::Halves), or in a quarter (the `_q` kernel of the
+    // chain's launches in quarters, plan::Chain::low; its map costs every other launch ~1%, v45)
+    let (part, rule, map) = match quarters {
+        false => ("half", "plan::Halves", format!("{}(h, half_shift, half_index)", crate::maps::half_block().name)),
+        true => (
+            "quarter",
+            "plan::Chain::low",
+            format!("{}(h, half_shift, half_index, quarter_shift, quarter_index)", crate::maps::quarter_block().name),
+        ),
+    };
+    ctx.insert("block_part", part);
+    ctx.insert("block_rule", rule);
+    ctx.insert("block_map", &map);
     let threads = groups * tpd;
     let warp = warp_stages::applies(k, program.size, opts);
     let emulated = warp && !opts.ptx;

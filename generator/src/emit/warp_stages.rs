@@ -295,20 +295,24 @@ mod tests {
                     let Some(file) = set.files.iter().find(|f| f.name == name) else { continue };
                     let src = &file.source;
                     let warp = ptx || emulated;
-                    // two kernels a file (twiddled and first), each with every shuffle once, and where
-                    // a work-group holds whole superblocks the first two passes' and the pair kernels
-                    // (emit::first2) with them twice each
+                    // two single-pass kernels a file (twiddled and first), each with every shuffle
+                    // once, and where a work-group holds whole superblocks the quarter kernel (_q)
+                    // likewise and the first two passes' and the pair kernels (emit::first2) with them
+                    // twice each
                     let first2 = super::super::first2::applies(k, 2 * k, &opts);
+                    let singles = 2 + first2 as usize;
                     assert_eq!(first2, warp && k <= 8, "{expr}");
                     assert_eq!(src.contains("_first2("), first2, "{expr}");
                     assert_eq!(src.contains("_pair("), first2, "{expr}");
+                    assert_eq!(src.contains("_table_q("), first2, "{expr}");
                     assert_eq!(
                         src.matches("SRGFN_SHFL_LAZY(rl").count(),
-                        if warp { (2 + 4 * first2 as usize) * shuffles(k, &program) } else { 0 },
+                        if warp { (singles + 4 * first2 as usize) * shuffles(k, &program) } else { 0 },
                         "{expr} {radix:?}"
                     );
-                    // the stages' run-time rotations: only ROT_GET's definition in each kernel is left
-                    let rotations = src.matches("ROT_GET(").count() - 2;
+                    // the stages' run-time rotations: only ROT_GET's definition in each single-pass
+                    // kernel is left
+                    let rotations = src.matches("ROT_GET(").count() - singles;
                     assert_eq!(rotations == 0, warp || program.stages.len() == 1, "{expr} {radix:?}");
                     assert!(shuffles(k, &program) > 0);
                     assert_eq!(src.contains("#define SRGFN_SHFL_LAZY(ol, oh, l, h, src) do { barrier"), emulated, "{expr}");

@@ -18,8 +18,9 @@ use crate::error::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum SpecKey {
     /// The single-pass kernel of DFT_`radix` of `variant`: the first pass's
-    /// (p = 1, `first`) or a twiddled pass's, built for `table`.
-    Pass { variant: Variant, radix: usize, first: bool, table: TwiddleTable },
+    /// (p = 1, `first`) or a twiddled pass's, built for `table`; `quarters`:
+    /// the twiddled pass's over a quarter of the blocks (`emit::quarter_kernel_name`).
+    Pass { variant: Variant, radix: usize, first: bool, table: TwiddleTable, quarters: bool },
     /// The local variant's kernel of two levels (`emit::fused`) built for `table`.
     Fused { table: TwiddleTable },
     /// The table variant's kernel of a later pair of passes (`emit::first2`) built for `table`.
@@ -57,11 +58,17 @@ impl FieldKernels {
         let base = &self.set.program;
         let k = self.prime.k();
         Ok(match key {
-            SpecKey::Pass { variant, radix, table, .. } => {
+            SpecKey::Pass { variant, radix, table, quarters, .. } => {
                 let (file, _) = self.dft_file(variant, radix, table)?;
                 let program = self.dft_program(radix)?;
-                let sig = emit::sig::pass(&emit::pass_kernel_name(&program, variant, p, table), variant);
-                LaunchSpec { file, sig, program, fused: None }
+                let name = match quarters {
+                    true if p > 1 && emit::has_quarter_kernels(k, variant, program.size, &self.opts) => {
+                        emit::quarter_kernel_name(&program, variant, table)
+                    }
+                    true => return Err(Error::internal(format!("no quarter kernel of the {} variant for p = {p}", variant.name()))),
+                    false => emit::pass_kernel_name(&program, variant, p, table),
+                };
+                LaunchSpec { file, sig: emit::sig::pass(&name, variant, quarters), program, fused: None }
             }
             SpecKey::Fused { table } => {
                 let shape = FusedShape::of(k, base)
