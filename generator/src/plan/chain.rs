@@ -177,6 +177,29 @@ mod tests {
         wrote
     }
 
+    /// Every plan of k = 2, 4, 8, 2^6–2^16, batches 1 and 3, whose first two
+    /// passes (K, 1), (K, K) run as one launch, with its chain by superblock
+    /// bit 3 (runs of 16 blocks allowed): (k, log2 n, batch, shape, chain).
+    fn chained_plans() -> Vec<(usize, u32, u64, PlanShape, Chain)> {
+        let mut out = Vec::new();
+        for k in [2usize, 4, 8] {
+            let prime = crate::catalog_prime(k).unwrap();
+            for log_n in 6..=16u32 {
+                for batch in [1u64, 3] {
+                    let Ok(shape) = PlanShape::new(prime, log_n, batch as usize) else { continue };
+                    let launches = shape.launches();
+                    if launches.len() < 3 || launches[..2].iter().any(|l| l.first_pass().radix != 2 * k) {
+                        continue;
+                    }
+                    if let Some(chain) = shape.chain(2, 3, |_| Some(16)) {
+                        out.push((k, log_n, batch, shape, chain));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The chain checked element by element on the maps the kernels print:
     /// half h of the first launch (superblocks whose bit `bit` is h, mapped by
     /// [`maps::half_block`]) writes exactly the elements half h of the next
@@ -186,44 +209,32 @@ mod tests {
     #[test]
     fn each_chain_half_reads_exactly_what_its_half_wrote() {
         let mut chains = 0;
-        for k in [2usize, 4, 8] {
-            let prime = crate::catalog_prime(k).unwrap();
-            for log_n in 6..=16u32 {
-                for batch in [1u64, 3] {
-                    let Ok(shape) = PlanShape::new(prime, log_n, batch as usize) else { continue };
-                    let launches = shape.launches();
-                    let kk = 2 * k;
-                    // the first two passes (K, 1), (K, K), run as one launch
-                    if launches.len() < 3 || launches[..2].iter().any(|l| l.first_pass().radix != kk) {
-                        continue;
-                    }
-                    let Some(chain) = shape.chain(2, 3, |_| Some(16)) else { continue };
-                    chains += 1;
-                    let n = shape.n as u64;
-                    let mut wrote = first_launch_halves(&shape, &chain, batch);
-                    assert_eq!(wrote[0].len() + wrote[1].len(), (n * batch) as usize, "k = {k} 2^{log_n}: the first launch's halves");
-                    for (j, launch) in launches.iter().enumerate().take(chain.switch()).skip(chain.first) {
-                        let pass = launch.first_pass();
-                        let s = chain.shift(&shape, j);
-                        let count = n * batch / pass.radix as u64;
-                        let mut next = Vec::new();
-                        for half in 0..2u64 {
-                            let h = Halves { from: j, shift: s, spare_last: false };
-                            let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, half)).collect();
-                            let (read, written) = touched(pass, n, batch, &blocks);
-                            assert_eq!(read, wrote[half as usize], "k = {k} 2^{log_n} batch {batch}: launch {j} half {half}");
-                            next.push(written);
-                        }
-                        wrote = next;
-                    }
-                    // after the chain the halves' elements interleave (the switch waits), and
-                    // the halves split by bit `after`, below the switch launch's p
-                    let switch = launches[chain.switch()].first_pass();
-                    let (read, _) = touched(switch, n, batch, &[0]);
-                    assert!(read.iter().any(|e| wrote[0].contains(e)) && read.iter().any(|e| wrote[1].contains(e)), "k = {k} 2^{log_n}");
-                    assert_eq!(1usize << (chain.after + 1), switch.p, "k = {k} 2^{log_n}");
+        for (k, log_n, batch, shape, chain) in chained_plans() {
+            let launches = shape.launches();
+            chains += 1;
+            let n = shape.n as u64;
+            let mut wrote = first_launch_halves(&shape, &chain, batch);
+            assert_eq!(wrote[0].len() + wrote[1].len(), (n * batch) as usize, "k = {k} 2^{log_n}: the first launch's halves");
+            for (j, launch) in launches.iter().enumerate().take(chain.switch()).skip(chain.first) {
+                let pass = launch.first_pass();
+                let s = chain.shift(&shape, j);
+                let count = n * batch / pass.radix as u64;
+                let mut next = Vec::new();
+                for half in 0..2u64 {
+                    let h = Halves { from: j, shift: s, spare_last: false };
+                    let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, half)).collect();
+                    let (read, written) = touched(pass, n, batch, &blocks);
+                    assert_eq!(read, wrote[half as usize], "k = {k} 2^{log_n} batch {batch}: launch {j} half {half}");
+                    next.push(written);
                 }
+                wrote = next;
             }
+            // after the chain the halves' elements interleave (the switch waits), and
+            // the halves split by bit `after`, below the switch launch's p
+            let switch = launches[chain.switch()].first_pass();
+            let (read, _) = touched(switch, n, batch, &[0]);
+            assert!(read.iter().any(|e| wrote[0].contains(e)) && read.iter().any(|e| wrote[1].contains(e)), "k = {k} 2^{log_n}");
+            assert_eq!(1usize << (chain.after + 1), switch.p, "k = {k} 2^{log_n}");
         }
         assert!(chains > 10, "only {chains} chains");
     }
@@ -238,56 +249,47 @@ mod tests {
     #[test]
     fn each_chain_quarter_reads_exactly_what_its_quarter_wrote() {
         let mut chains = 0;
-        for k in [2usize, 4, 8] {
-            let prime = crate::catalog_prime(k).unwrap();
-            for log_n in 6..=16u32 {
-                for batch in [1u64, 3] {
-                    let Ok(shape) = PlanShape::new(prime, log_n, batch as usize) else { continue };
-                    let launches = shape.launches();
-                    if launches.len() < 3 || launches[..2].iter().any(|l| l.first_pass().radix != 2 * k) {
-                        continue;
-                    }
-                    let Some(chain) = shape.chain(2, 3, |_| Some(16)).and_then(|c| c.in_quarters(&shape, |_| Some(16))) else { continue };
-                    chains += 1;
-                    let (n, low) = (shape.n as u64, chain.low.unwrap() as u64);
-                    let what = format!("k = {k} 2^{log_n} batch {batch}");
-                    let halves = first_launch_halves(&shape, &chain, batch);
-                    // wrote[h][b]: quarter (h, b) of the launch before
-                    let mut wrote: Option<Vec<Vec<BTreeSet<u64>>>> = None;
-                    for (j, launch) in launches.iter().enumerate().take(chain.switch()).skip(chain.first) {
-                        let pass = launch.first_pass();
-                        let (s, count) = (chain.shift(&shape, j) as u64, n * batch / pass.radix as u64);
-                        let mut next = vec![Vec::new(), Vec::new()];
-                        for h in 0..2u64 {
-                            for b in 0..2u64 {
-                                let blocks: Vec<u64> = (0..count / 4).map(|g| maps::quarter_block().eval(&[g, low, b, s, h])).collect();
-                                let (read, written) = touched(pass, n, batch, &blocks);
-                                match &wrote {
-                                    Some(w) => assert_eq!(read, w[h as usize][b as usize], "{what}: launch {j} quarter ({h}, {b})"),
-                                    None => assert!(read.is_subset(&halves[h as usize]), "{what}: launch {j} quarter ({h}, {b})"),
-                                }
-                                next[h as usize].push(written);
-                            }
-                        }
-                        if wrote.is_none() {
-                            for h in 0..2 {
-                                let both: BTreeSet<u64> = next[h].iter().flatten().copied().collect();
-                                assert_eq!(both.len(), halves[h].len(), "{what}: the quarters of half {h}");
-                            }
-                        }
-                        wrote = Some(next);
-                    }
-                    let wrote = wrote.unwrap();
-                    let switch = launches[chain.switch()].first_pass();
-                    let count = n * batch / switch.radix as u64;
+        for (k, log_n, batch, shape, chain) in chained_plans() {
+            let launches = shape.launches();
+            let Some(chain) = chain.in_quarters(&shape, |_| Some(16)) else { continue };
+            chains += 1;
+            let (n, low) = (shape.n as u64, chain.low.unwrap() as u64);
+            let what = format!("k = {k} 2^{log_n} batch {batch}");
+            let halves = first_launch_halves(&shape, &chain, batch);
+            // wrote[h][b]: quarter (h, b) of the launch before
+            let mut wrote: Option<Vec<Vec<BTreeSet<u64>>>> = None;
+            for (j, launch) in launches.iter().enumerate().take(chain.switch()).skip(chain.first) {
+                let pass = launch.first_pass();
+                let (s, count) = (chain.shift(&shape, j) as u64, n * batch / pass.radix as u64);
+                let mut next = vec![Vec::new(), Vec::new()];
+                for h in 0..2u64 {
                     for b in 0..2u64 {
-                        let h = Halves { from: chain.switch(), shift: chain.halves_bit(), spare_last: false };
-                        let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, b)).collect();
-                        let (read, _) = touched(switch, n, batch, &blocks);
-                        let want: BTreeSet<u64> = wrote[0][b as usize].union(&wrote[1][b as usize]).copied().collect();
-                        assert_eq!(read, want, "{what}: the switch's half {b}");
+                        let blocks: Vec<u64> = (0..count / 4).map(|g| maps::quarter_block().eval(&[g, low, b, s, h])).collect();
+                        let (read, written) = touched(pass, n, batch, &blocks);
+                        match &wrote {
+                            Some(w) => assert_eq!(read, w[h as usize][b as usize], "{what}: launch {j} quarter ({h}, {b})"),
+                            None => assert!(read.is_subset(&halves[h as usize]), "{what}: launch {j} quarter ({h}, {b})"),
+                        }
+                        next[h as usize].push(written);
                     }
                 }
+                if wrote.is_none() {
+                    for h in 0..2 {
+                        let both: BTreeSet<u64> = next[h].iter().flatten().copied().collect();
+                        assert_eq!(both.len(), halves[h].len(), "{what}: the quarters of half {h}");
+                    }
+                }
+                wrote = Some(next);
+            }
+            let wrote = wrote.unwrap();
+            let switch = launches[chain.switch()].first_pass();
+            let count = n * batch / switch.radix as u64;
+            for b in 0..2u64 {
+                let h = Halves { from: chain.switch(), shift: chain.halves_bit(), spare_last: false };
+                let blocks: Vec<u64> = (0..count / 2).map(|g| h.block(g, b)).collect();
+                let (read, _) = touched(switch, n, batch, &blocks);
+                let want: BTreeSet<u64> = wrote[0][b as usize].union(&wrote[1][b as usize]).copied().collect();
+                assert_eq!(read, want, "{what}: the switch's half {b}");
             }
         }
         assert!(chains > 10, "only {chains} chains in quarters");
