@@ -6,9 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use ocl::core::ArgVal;
 use ocl::{Buffer, Kernel, Program, Queue, SpatialDims};
-use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{self, fused, EmittedFile, KernelOptions, KernelSet, KernelSig, MulForm, ParamType, TwiddleTable, Variant};
-use srgfn_gen::plan::{Halves, Launch, Pass, PlanShape};
+use srgfn_gen::plan::{Launch, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::Prime;
 
@@ -18,9 +17,13 @@ use crate::session::Session;
 use crate::staging::Stage;
 
 mod auxiliary;
+mod passes;
+mod queues;
 mod specs;
 mod transfer;
 
+pub use passes::PassPart;
+use queues::ForkEvent;
 use specs::{LaunchSpec, SpecKey};
 
 /// Work-group size for the non-cooperative kernels.
@@ -79,110 +82,6 @@ struct Recorder {
     last: bool,
 }
 
-/// Which blocks of a pass one launch runs (`srgfn_gen::plan::Halves`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PassPart {
-    /// Every block, on the session's queue.
-    Whole,
-    /// The blocks whose bit `shift` is `half`: half 0 on the session's
-    /// queue, half 1 on its side queue.
-    Half {
-        /// The bit of the block index that tells the halves apart.
-        shift: u32,
-        /// 0 or 1.
-        half: u32,
-    },
-    /// The blocks whose bit `shift` is `half` and bit `shift2` (> shift) is
-    /// `index2`, on the queue of `index2` as for a half (the table variant's
-    /// `_q` kernels, `emit::has_quarter_kernels`, `maps::quarter_block`;
-    /// `srgfn_gen::plan::Chain::low`).
-    Quarter {
-        /// The lower bit.
-        shift: u32,
-        /// Its value, 0 or 1.
-        half: u32,
-        /// The higher bit.
-        shift2: u32,
-        /// Its value, 0 or 1: the chain half, whose queue runs the quarter.
-        index2: u32,
-    },
-}
-
-/// A part's kernel arguments and size ([`PassPart::launch`]).
-struct PartLaunch {
-    /// `half_shift` and `half_index`.
-    half: [u32; 2],
-    /// `quarter_shift` and `quarter_index` ([`Halves::WHOLE`] and 0 but for a quarter).
-    quarter: [u32; 2],
-    /// The blocks (or superblocks) launched.
-    blocks: u64,
-}
-
-impl PassPart {
-    /// The kernel arguments of this part of a launch of `count` blocks (or
-    /// superblocks) whose kernel runs in halves from `min_p` on
-    /// (`emit::half_min_p`); an internal error unless the runs of 2^shift
-    /// blocks are that long and the parts are equal (min_p ≤ 2^(shift+1),
-    /// count a multiple of 2^(shift+1), and of 2^(shift2+1) for a quarter).
-    /// Which bits keep the parts apart from launch to launch is the plan's:
-    /// below p (`PlanShape::halves`), above it (`PlanShape::chain`), or both
-    /// (`Chain::in_quarters`).
-    fn launch(self, min_p: Option<usize>, count: u64) -> Result<PartLaunch> {
-        let least = min_p.map_or(u64::MAX, |m| m.max(2) as u64);
-        let splits = |shift: u32, half: u32| {
-            let bit = 1u64.checked_shl(shift).unwrap_or(0);
-            half <= 1 && 2 * bit >= least && count.is_multiple_of(2 * bit)
-        };
-        match self {
-            PassPart::Whole => Ok(PartLaunch { half: [Halves::WHOLE, 0], quarter: [Halves::WHOLE, 0], blocks: count }),
-            PassPart::Half { shift, half } if splits(shift, half) => {
-                Ok(PartLaunch { half: [shift, half], quarter: [Halves::WHOLE, 0], blocks: count / 2 })
-            }
-            PassPart::Quarter { shift, half, shift2, index2 } if shift2 > shift && splits(shift, half) && splits(shift2, index2) => {
-                Ok(PartLaunch { half: [shift, half], quarter: [shift2, index2], blocks: count / 4 })
-            }
-            _ => Err(Error::internal(format!("no part {self:?} of {count} blocks"))),
-        }
-    }
-
-    /// [`Self::launch`] for a kernel that runs halves but no quarters.
-    fn halves_only(self, min_p: Option<usize>, count: u64) -> Result<([u32; 2], u64)> {
-        match self.launch(min_p, count)? {
-            PartLaunch { half, quarter: [Halves::WHOLE, 0], blocks } => Ok((half, blocks)),
-            _ => Err(Error::internal(format!("a kernel of two levels runs no quarter ({self:?})"))),
-        }
-    }
-}
-
-/// Commands enqueued on `waiter` from now on start after every command
-/// enqueued on `other` so far (a marker on `other`, a barrier on `waiter`).
-/// `other` is flushed: a marker the device has not been handed yet would hold
-/// `waiter` until the next flush.
-fn queue_waits_for(waiter: &Queue, other: &Queue) -> Result<()> {
-    let marker = other.enqueue_marker::<&ocl::Event>(None).or_device(|| "cannot enqueue a marker".into())?;
-    queue_waits_on(waiter, other, &marker)
-}
-
-/// Commands enqueued on `waiter` from now on start after `event`, a command
-/// of `other`, which is flushed (a command of another queue in a wait list
-/// must have been handed to the device).
-fn queue_waits_on(waiter: &Queue, other: &Queue, event: &ocl::Event) -> Result<()> {
-    other.flush().or_device(|| "cannot flush a queue".into())?;
-    ocl::core::enqueue_barrier_with_wait_list(waiter.as_core(), Some(event), None::<&mut ocl::Event>, None)
-        .map_err(ocl::Error::from)
-        .or_device(|| "cannot enqueue a barrier".into())
-}
-
-/// Where the side queue's fork waits ([`FieldKernels::arm_fork`]).
-enum ForkEvent {
-    /// On a marker enqueued on the session's queue at the fork.
-    Idle,
-    /// The next launch on the session's queue keeps its event.
-    Armed,
-    /// On this launch's event.
-    Saved(ocl::Event),
-}
-
 /// One kernel argument, checked against the kernel's [`KernelSig`] before it is set.
 enum Arg<'a> {
     Buf(&'a Buffer<u64>),
@@ -190,35 +89,6 @@ enum Arg<'a> {
     Vec(&'a [Buffer<u64>]),
     U64(u64),
     U32(u32),
-}
-
-/// The kernels map indices with shifts and masks: n, the radix and p are
-/// powers of two and radix·p divides n (every plan's passes are).
-fn pass_shape(n: u64, radix: u64, p: u64) -> Result<()> {
-    if [n, radix, p].iter().all(|v| v.is_power_of_two()) && radix.checked_mul(p).is_some_and(|rp| rp <= n) {
-        Ok(())
-    } else {
-        Err(Error::option(format!(
-            "a Stockham pass needs n, the radix and p powers of two with radix·p ≤ n (got n = {n}, radix {radix}, p = {p})"
-        )))
-    }
-}
-
-/// The arguments of a Stockham kernel in the order of `emit::sig`'s
-/// `stockham`: X, Y, W, (plane, n, p), log_t, the twiddle shifts, count.
-fn stockham_args<'a>(
-    x: &'a [Buffer<u64>],
-    y: &'a [Buffer<u64>],
-    w: &'a Buffer<u64>,
-    [plane, n, p]: [u64; 3],
-    log_t: u32,
-    shifts: &[u32],
-    count: u64,
-) -> Vec<Arg<'a>> {
-    let mut args = vec![Arg::Vec(x), Arg::Vec(y), Arg::Buf(w), Arg::U64(plane), Arg::U64(n), Arg::U64(p), Arg::U32(log_t)];
-    args.extend(shifts.iter().map(|&s| Arg::U32(s)));
-    args.push(Arg::U64(count));
-    args
 }
 
 impl Arg<'_> {
@@ -442,296 +312,6 @@ impl FieldKernels {
         Ok(())
     }
 
-    /// File and kernel name of DFT_n of a variant built for `table`,
-    /// emitting the file the first time it is asked for when n < K (launch
-    /// tables: n = K only, `emit::launch_tables`).
-    fn dft_file(&self, variant: Variant, n: usize, table: TwiddleTable) -> Result<(String, String)> {
-        let name = emit::dft_kernel_name(n, self.opts.radix, variant);
-        let file = emit::dft_file_name(n, self.opts.radix, variant, table);
-        if table == TwiddleTable::Launch && (n != self.base_size() || !emit::has_launch_table_passes(self.prime.k(), variant)) {
-            return Err(Error::internal(format!("no pass kernel of DFT_{n} of the {} variant for launch tables", variant.name())));
-        }
-        if n != self.base_size() {
-            let mut small = self.small.lock().expect("kernel map");
-            if !small.contains_key(&file) {
-                small.insert(file.clone(), emit::emit_dft(&self.prime, n, variant, &self.opts)?);
-            }
-        }
-        Ok((file, name))
-    }
-
-    /// One Stockham pass of radix `radix` (| K) over vectors of length n after
-    /// sub-transforms of length p (see `srgfn_gen::plan::Pass`): X → Y, Y ≠ X;
-    /// `count` = total elements / radix.  W is the twiddle table of 2^log_t
-    /// entries: the plan's, of ω_n, with tw_shift = log2(n / (radix·p))
-    /// ([`PlanShape::twiddle_shift`]), or (`table` [`TwiddleTable::Launch`])
-    /// one that holds every twiddle of the pass
-    /// ([`PlanShape::launch_table_log`], `launch_twiddle_shift`).  The workgroup
-    /// variant overwrites X.  `part` says which blocks: all of them, or a
-    /// half, the blocks whose bit `shift` is `half` (`srgfn_gen::plan::Halves`
-    /// says where that is sound; half 1 runs on the session's side queue,
-    /// between [`Self::fork`] and [`Self::join`]).
-    #[allow(clippy::too_many_arguments)]
-    pub fn pass(
-        &self,
-        variant: Variant,
-        radix: usize,
-        x: &[Buffer<u64>],
-        y: &[Buffer<u64>],
-        (w, table): (&Buffer<u64>, TwiddleTable),
-        [plane, n, p]: [u64; 3],
-        log_t: u32,
-        tw_shift: u32,
-        count: u64,
-        part: PassPart,
-        layout: PassLayout,
-    ) -> Result<()> {
-        pass_shape(n, radix as u64, p)?;
-        if table == TwiddleTable::Launch {
-            if p < 2 {
-                return Err(Error::internal("the first pass (p = 1) has no twiddles to read from a launch table"));
-            }
-            launch_table_holds(log_t, (radix as u64 * p) << tw_shift, || format!("the pass ({radix}, {p})"))?;
-        }
-        if !variant.takes_layout() && layout != PassLayout::DIGIT_MAJOR {
-            return Err(Error::option(format!(
-                "only the digits variant reads or writes element-major vectors (emit::digits::PassLayout), not the {} variant",
-                variant.name()
-            )));
-        }
-        // twiddled passes read 2^log_t entries laid out for the variant; the suffix sums sit right
-        // after exactly 2^log_t entries, so such a table must have that length
-        let words = self.table_words(variant, 1u64.checked_shl(log_t).unwrap_or(u64::MAX));
-        let fits = |words: usize| if variant.reads_suffix_sums() { w.len() == words } else { w.len() >= words };
-        if p > 1 && !words.is_some_and(fits) {
-            return Err(Error::option(format!(
-                "the twiddle table holds {} words; the {} variant reads {} for 2^{log_t} entries (Variant::table_words)",
-                w.len(),
-                variant.name(),
-                words.map_or("more than the device can hold".to_string(), |w| format!(
-                    "{}{w}",
-                    if variant.reads_suffix_sums() { "exactly " } else { "" }
-                ))
-            )));
-        }
-        let quarters = matches!(part, PassPart::Quarter { .. });
-        let spec = self.spec(SpecKey::Pass { variant, radix, first: p == 1, table, quarters }, p)?;
-        let launch = Launch::Single(Pass { radix, p: p as usize });
-        let part_args = part.launch(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
-        let (gws, lws) = emit::pass_work_size(&self.prime, &spec.program, variant, part_args.blocks as usize);
-        let mut extra = vec![tw_shift];
-        if variant.runs_in_halves() {
-            extra.extend(part_args.half);
-        }
-        if quarters {
-            extra.extend(part_args.quarter);
-        }
-        if variant.takes_layout() {
-            extra.push(layout.bits());
-        }
-        self.launch_on(
-            self.queue_of(part),
-            &spec.file,
-            &spec.sig,
-            gws,
-            Some(lws.into()),
-            &stockham_args(x, y, w, [plane, n, p], log_t, &extra, count),
-        )
-    }
-
-    /// The queue that runs `part`: half 1 on the side queue, the rest on the session's.
-    fn queue_of(&self, part: PassPart) -> &Queue {
-        match part {
-            PassPart::Half { half: 1, .. } | PassPart::Quarter { index2: 1, .. } => &self.session.side_queue,
-            _ => &self.session.queue,
-        }
-    }
-
-    /// On NVIDIA, the next launch on the session's queue keeps its event, on
-    /// which the next [`Self::fork`] makes the side queue wait instead of on
-    /// a marker: a plan arms the fork just before the launch its halves
-    /// follow, so that nothing else is enqueued between them.  (v41, H200,
-    /// k = 8 at 2^20: the first half-launch starts 1.4 µs after that launch
-    /// ends instead of 3.2 with the marker.)  A fork after a join (a layout
-    /// change) finds nothing armed and takes the marker.
-    pub fn arm_fork(&self) {
-        if self.session.device.is_nvidia() {
-            *self.fork_event.lock().expect("fork event") = ForkEvent::Armed;
-        }
-    }
-
-    /// Before the first half-launch: the side queue waits for everything
-    /// enqueued so far on the session's queue (on the armed launch's event,
-    /// which is the last command there, or a marker).
-    pub fn fork(&self) -> Result<()> {
-        let saved = std::mem::replace(&mut *self.fork_event.lock().expect("fork event"), ForkEvent::Idle);
-        match saved {
-            ForkEvent::Saved(ev) => queue_waits_on(&self.session.side_queue, &self.session.queue, &ev),
-            _ => self.queue_waits_for(&self.session.side_queue, &self.session.queue),
-        }
-    }
-
-    /// After the last half-launch: the session's queue waits for everything
-    /// enqueued so far on the side queue, so later commands see both halves.
-    pub fn join(&self) -> Result<()> {
-        self.queue_waits_for(&self.session.queue, &self.session.side_queue)
-    }
-
-    /// From now on (`on`) every launch keeps its event for
-    /// [`Self::take_event`], on which a plan's chain of halves makes the other
-    /// queue wait (`fft::chain`); `false` stops.
-    pub fn keep_events(&self, on: bool) {
-        *self.kept.lock().expect("kept events") = on.then_some(None);
-    }
-
-    /// The event of the last launch since [`Self::keep_events`].
-    pub fn take_event(&self) -> Result<ocl::Event> {
-        let mut kept = self.kept.lock().expect("kept events");
-        kept.as_mut().and_then(Option::take).ok_or_else(|| Error::internal("no launch kept its event"))
-    }
-
-    /// Commands enqueued for half `half` (its queue, [`PassPart`]) from now on
-    /// start after `event`, a launch of the other half's queue: on NVIDIA by
-    /// a barrier on the event ([`queue_waits_on`]), elsewhere by the host
-    /// waiting for it (as [`Self::join`]: PoCL's barriers between queues
-    /// passed early).
-    pub fn half_waits_on(&self, half: u32, event: &ocl::Event) -> Result<()> {
-        let (waiter, other) = match half {
-            1 => (&self.session.side_queue, &self.session.queue),
-            _ => (&self.session.queue, &self.session.side_queue),
-        };
-        if self.session.device.is_nvidia() {
-            queue_waits_on(waiter, other, event)
-        } else {
-            other.flush().or_device(|| "cannot flush a queue".into())?;
-            event.wait_for().or_device(|| "cannot wait for a launch".into())
-        }
-    }
-
-    /// `waiter` waits for everything enqueued on `other` so far: on NVIDIA by
-    /// a marker and a barrier between the queues ([`queue_waits_for`], the
-    /// form v23 measured and `srgfn check --halves on` runs), elsewhere by
-    /// the host finishing `other`.  PoCL 3.1 let the barrier pass early: k =
-    /// 128's plans in halves gave half their outputs stale in 2 of 45 runs of
-    /// `k64_and_k128_full_transforms_at_k_squared` (docs/reliability.md).
-    fn queue_waits_for(&self, waiter: &Queue, other: &Queue) -> Result<()> {
-        if self.session.device.is_nvidia() {
-            queue_waits_for(waiter, other)
-        } else {
-            other.finish().or_device(|| "cannot finish a queue".into())
-        }
-    }
-
-    /// Two Stockham passes of radix `radix` (= K), (R, p) then (R, pR), in
-    /// one launch: the local variant's fused kernel (`emit::fused`) or the
-    /// table variant's pair kernel (`emit::first2`, `TwoLevel::Pair`, X and
-    /// Y digit- or element-major as `layout` says; the local variant's are
-    /// digit-major).  X → Y, Y ≠ X; `count` = total elements / R²; `tw_shift`
-    /// = the two passes' [`PlanShape::twiddle_shift`], in units of the root
-    /// of W, which is the plan's table or (`table` [`TwiddleTable::Launch`])
-    /// one that holds every twiddle of the launch
-    /// ([`PlanShape::launch_table_log`]); `part` as for [`Self::pass`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn fused_pass(
-        &self,
-        variant: Variant,
-        radix: usize,
-        x: &[Buffer<u64>],
-        y: &[Buffer<u64>],
-        (w, table): (&Buffer<u64>, TwiddleTable),
-        [plane, n, p]: [u64; 3],
-        log_t: u32,
-        tw_shift: [u32; 2],
-        count: u64,
-        part: PassPart,
-        layout: PassLayout,
-    ) -> Result<()> {
-        pass_shape(n, (radix * radix) as u64, p)?;
-        let k = self.prime.k();
-        let launch = Launch::Fused(Pass { radix, p: p as usize }, Pass { radix, p: p as usize * radix });
-        if table == TwiddleTable::Launch {
-            let passes = || format!("the passes ({radix}, {p}), ({radix}, {})", p * radix as u64);
-            launch_table_holds(log_t, ((radix * radix) as u64 * p) << tw_shift[1], passes)?;
-        }
-        let (half, superblocks) = part.halves_only(emit::half_min_p(&self.prime, variant, self.opts.radix, &launch), count)?;
-        let mut extra = vec![tw_shift[0], tw_shift[1], half[0], half[1]];
-        let base = self.base_size();
-        let (spec, (gws, lws)) = match variant {
-            Variant::Local if layout == PassLayout::DIGIT_MAJOR => {
-                let none = || Error::internal(format!("no fused kernel of radix {radix} for k = {k}"));
-                let spec = if radix == base { self.spec(SpecKey::Fused { table }, p)? } else { return Err(none()) };
-                let shape = spec.fused.ok_or_else(none)?;
-                (spec, fused::work_size(&shape, superblocks as usize))
-            }
-            Variant::Table if radix == base && emit::first2::applies(k, radix, &self.opts) => {
-                let size = emit::first2::work_size(k, radix, superblocks as usize)
-                    .ok_or_else(|| Error::internal("the pair kernel's work-group holds no whole superblock"))?;
-                extra.push(layout.bits());
-                (self.spec(SpecKey::Pair { table }, p)?, size)
-            }
-            _ => {
-                return Err(Error::internal(format!(
-                    "no fused kernel of radix {radix} for k = {k} of the {} variant with layout {layout:?}",
-                    variant.name()
-                )))
-            }
-        };
-        let args = stockham_args(x, y, w, [plane, n, p], log_t, &extra, count);
-        self.launch_on(self.queue_of(part), &spec.file, &spec.sig, gws, Some(lws.into()), &args)
-    }
-
-    /// The first two Stockham passes of radix K, (K, 1) then (K, K), in one
-    /// launch of the table variant's `…_first2` kernel (`emit::first2`): X,
-    /// in the superblock order, digit-major, → Y in the natural order, Y ≠ X,
-    /// element-major where `layout` says; `count` = total elements / K²;
-    /// `tw_shift2` = the second pass's [`PlanShape::twiddle_shift`] in the
-    /// plan's table W (a pass of p = K has no launch table,
-    /// [`PlanShape::launch_table_log`]); `part`: every superblock, or the
-    /// half of them whose bit `shift` is `half` (`PlanShape::chain`).
-    #[allow(clippy::too_many_arguments)]
-    pub fn first2_pass(
-        &self,
-        x: &[Buffer<u64>],
-        y: &[Buffer<u64>],
-        w: &Buffer<u64>,
-        [plane, n]: [u64; 2],
-        log_t: u32,
-        tw_shift2: u32,
-        count: u64,
-        layout: PassLayout,
-        part: PassPart,
-    ) -> Result<()> {
-        if layout.input_element_major {
-            return Err(Error::internal("the first-two-passes kernel reads a digit-major vector in the superblock order"));
-        }
-        let kk = self.base_size();
-        pass_shape(n, (kk * kk) as u64, 1)?;
-        if !emit::first2::applies(self.prime.k(), kk, &self.opts) {
-            return Err(Error::internal(format!("no first-two-passes kernel for k = {} with these options", self.prime.k())));
-        }
-        let spec = self.spec(SpecKey::First2, 1)?;
-        // its superblocks in halves by a bit above p (PlanShape::chain)
-        let ([shift, half], superblocks) = part.halves_only(emit::first2::half_min_superblocks(&self.prime, self.opts.radix), count)?;
-        let (gws, lws) = emit::first2::work_size(self.prime.k(), kk, superblocks as usize)
-            .ok_or_else(|| Error::internal("the first-two-passes kernel's work-group holds no whole superblock"))?;
-        let args = stockham_args(x, y, w, [plane, n, 1], log_t, &[tw_shift2, shift, half, layout.bits()], count);
-        self.launch_on(self.queue_of(part), &spec.file, &spec.sig, gws, Some(lws.into()), &args)
-    }
-
-    /// The unrolled program of DFT_n (n | K) with this set's radix.
-    /// Words of a twiddle table of `entries` entries laid out for `variant`
-    /// (`Variant::table_words`), or None beyond the host's addresses.
-    fn table_words(&self, variant: Variant, entries: u64) -> Option<usize> {
-        usize::try_from(entries).ok()?.checked_mul(variant.table_words(self.prime.k(), 1))
-    }
-
-    fn dft_program(&self, n: usize) -> Result<srgfn_gen::unroll::Program> {
-        if n == self.base_size() {
-            return Ok(self.set.program.clone());
-        }
-        srgfn_gen::unroll::Program::unroll_size(self.prime.k(), n, self.opts.radix).map_err(|e| emit::EmitError::Unsupported(e).into())
-    }
-
     /// Sets the arguments of kernel `sig` of `file` in its signature's order,
     /// each checked against the declared type, and enqueues it.
     fn launch(&self, file: &str, sig: &KernelSig, gws: impl Into<SpatialDims>, lws: Option<SpatialDims>, args: &[Arg]) -> Result<()> {
@@ -831,13 +411,4 @@ impl FieldKernels {
         }
         b.build().or_device(|| format!("cannot set up kernel {name}"))
     }
-}
-
-/// A launch table of 2^`log_t` entries must hold every exponent of the
-/// passes it serves, all below `end` in its units (R·p, shifted).
-fn launch_table_holds(log_t: u32, end: u64, passes: impl FnOnce() -> String) -> Result<()> {
-    if end > 1u64.checked_shl(log_t).unwrap_or(0) {
-        return Err(Error::internal(format!("a launch table of 2^{log_t} entries does not hold the twiddles of {}", passes())));
-    }
-    Ok(())
 }
