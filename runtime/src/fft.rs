@@ -23,22 +23,22 @@ use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 use ocl::Buffer;
-use rayon::prelude::*;
-use srgfn_gen::emit::digits::PassLayout;
 use srgfn_gen::emit::{self, KernelOptions, MulForm, Variant};
-use srgfn_gen::plan::{Chain, Halves, Launch, Pass, PlanShape};
+use srgfn_gen::plan::{Chain, Halves, PlanShape};
 use srgfn_gen::rules::Radix;
 use srgfn_gen::{Digits, Field, Prime};
 
 use crate::device_vec::{DeviceVec, Order, Owner};
 use crate::error::{DeviceContext as _, Error, Result};
-use crate::kernels::{FieldKernels, PassPart};
+use crate::kernels::FieldKernels;
 use crate::memory;
 use crate::session::Session;
 use crate::wisdom::Choice;
 
 mod chain;
 mod fourstep;
+mod product;
+mod run;
 mod tables;
 mod transfer;
 
@@ -354,135 +354,6 @@ impl Fft {
     fn max_n(&self) -> Option<BigUint> {
         Some(BigUint::from(1u32) << self.prime().two_adicity())
     }
-
-    /// Product of two polynomials mod p (coefficients lowest degree first,
-    /// each below p): the la + lb − 1 coefficients.  The values are converted
-    /// to and from base r on the device.  A product that does not fit the
-    /// device whole streams through host memory ([`FourStep`]).
-    /// [`Error::InvalidInput`] for an empty factor or a value ≥ p;
-    /// [`Error::UnsupportedSize`] or [`Error::OutOfMemory`] when the product
-    /// is too long for the prime, or fits neither the device nor the split.
-    pub fn poly_mul(&self, a: &[BigUint], b: &[BigUint]) -> Result<Vec<BigUint>> {
-        let n = self.product_n(a.len(), b.len())?;
-        if let Some(split) = self.streamed(a.len(), b.len(), n)? {
-            let k = self.prime().k();
-            let words = |v: &[BigUint]| -> Result<Vec<u64>> {
-                let digits = v
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, x)| self.field.from_biguint(x).map_err(|e| Error::from(e).at_element(i)))
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(digits.concat())
-            };
-            let c = split.product_digits(&words(a)?, &words(b)?)?;
-            return c.par_chunks(k).map(|w| self.field.to_biguint(w).map_err(Error::from)).collect();
-        }
-        self.product(
-            a.len(),
-            b.len(),
-            n,
-            |plan, first| plan.upload_padded(if first { a } else { b }),
-            |plan, v, len| plan.download_prefix(v, len),
-        )
-    }
-
-    /// Product of two polynomials given as canonical digit vectors stored
-    /// element after element (k words per coefficient, least significant digit
-    /// first, as `srgfn fft --format bin`); returns the la + lb − 1
-    /// coefficients in the same layout.  No base conversion: the fastest path.
-    /// Streams through host memory where the product does not fit the device.
-    pub fn poly_mul_digits(&self, a: &[u64], b: &[u64]) -> Result<Vec<u64>> {
-        let k = self.prime().k();
-        if !a.len().is_multiple_of(k) || !b.len().is_multiple_of(k) {
-            return Err(Error::input(format!(
-                "digit vectors of {} and {} words are not whole elements of k = {k} digits",
-                a.len(),
-                b.len()
-            )));
-        }
-        let (la, lb) = (a.len() / k, b.len() / k);
-        let n = self.product_n(la, lb)?;
-        if let Some(split) = self.streamed(la, lb, n)? {
-            return split.product_digits(a, b);
-        }
-        self.product(
-            la,
-            lb,
-            n,
-            |plan, first| plan.upload_digit_words(if first { a } else { b }),
-            |plan, v, len| plan.download_digit_words(v, len),
-        )
-    }
-
-    /// The transform size of a product of la × lb coefficients: the power of
-    /// two N ≥ la + lb − 1 (at least 2); refused when empty or beyond the prime.
-    fn product_n(&self, la: usize, lb: usize) -> Result<usize> {
-        if la == 0 || lb == 0 {
-            return Err(Error::input("polynomial product of an empty polynomial: give at least one coefficient each"));
-        }
-        let len = la + lb - 1;
-        let n = len.checked_next_power_of_two().unwrap_or(0).max(2);
-        if n < len || n.trailing_zeros() > self.prime().two_adicity() {
-            return Err(Error::size(
-                self.max_n(),
-                format!(
-                    "a product of {la} × {lb} coefficients needs N ≥ {len}, beyond the largest N of {}: 2^{}",
-                    self.prime(),
-                    self.prime().two_adicity()
-                ),
-            ));
-        }
-        Ok(n)
-    }
-
-    /// None when a product of size n fits the device whole (two data vectors
-    /// besides the plan's scratch and table); else the four-step split that
-    /// streams it through host memory, when the device is what is short.
-    fn streamed(&self, la: usize, lb: usize, n: usize) -> Result<Option<FourStep>> {
-        let need = memory::plan_need_split(self.prime(), self.variant_for(n.trailing_zeros()), n as u128, 1, 2, self.max_buffer).0;
-        match memory::check(&format!("a product of {la} × {lb} coefficients (N = {n})"), need, Some(&self.limits()), "") {
-            Ok(()) => Ok(None),
-            Err(Error::OutOfMemory(s)) if s.device_short() && n.trailing_zeros() >= fourstep::min_log_n(self.prime()) => {
-                self.four_step(n, None).map(Some)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The product driver: uploads both factors (padded to N ≥ la + lb − 1),
-    /// two forward transforms, the pointwise product, one inverse, and the
-    /// download of the first la + lb − 1 elements; `SRGFN_TRACE` prints the phases.
-    fn product<T>(
-        &self,
-        la: usize,
-        lb: usize,
-        n: usize,
-        upload: impl Fn(&mut Plan, bool) -> Result<DeviceVec>,
-        download: impl FnOnce(&mut Plan, &DeviceVec, usize) -> Result<T>,
-    ) -> Result<T> {
-        let len = la + lb - 1;
-        let mut t = std::time::Instant::now();
-        let mut phase = |name: &str| {
-            trace_phase(&format!("poly_mul {name}"), t);
-            t = std::time::Instant::now();
-        };
-        let mut plan = self.plan(n, 1)?;
-        phase("plan (twiddle table)");
-        let mut va = upload(&mut plan, true)?;
-        let mut vb = upload(&mut plan, false)?;
-        plan.finish()?;
-        phase("upload (conversion, transfer, layout)");
-        plan.forward(&mut va)?;
-        plan.forward(&mut vb)?;
-        plan.pointwise_mul(&mut va, &vb)?;
-        drop(vb);
-        plan.inverse(&mut va)?;
-        plan.finish()?;
-        phase("transforms and product");
-        let out = download(&mut plan, &va, len)?;
-        phase("download (layout, transfer, conversion)");
-        Ok(out)
-    }
 }
 
 /// Ids of plans, unique in the process.
@@ -685,147 +556,6 @@ impl Plan {
             )));
         }
         Ok(())
-    }
-
-    /// Runs the plan's passes; the result is in `v` (buffers are swapped, not copied).
-    fn run(&mut self, v: &mut DeviceVec) -> Result<()> {
-        self.check_vec(v)?;
-        if let (Some(chain), Order::Superblocks { r2 }) = (self.chain, v.order) {
-            if Some(r2) == self.superblocks {
-                return self.run_chain(v, chain, r2);
-            }
-        }
-        v.valid = false;
-        let kernels = self.kernels.clone();
-        let (n, total) = (self.shape.n as u64, self.total() as u64);
-        // plane: the digit plane stride of each segment (of the whole vector when it is one)
-        let launches = self.shape.launches();
-        // the digits variant, and the table variant's fused plans, keep the vectors between
-        // launches element-major (emit::digits::PassLayout)
-        let layouts = PassLayout::of_plan(self.variant, &self.shape);
-        // the launch the halves fork after keeps its event for the fork (FieldKernels::arm_fork):
-        // the one before launch max(from, first), the first launch the loop below runs
-        let fork_after = |first: usize| self.halves.map(|h| h.from.max(first) - 1);
-        // a vector in the superblock order: the first two launches as one (emit::first2)
-        let start = match v.order {
-            Order::Natural => 0,
-            Order::Superblocks { r2 } if Some(r2) == self.superblocks => {
-                // the first two passes as one launch: launch 0 of a fused plan, else launches 0 and 1
-                let taken = emit::first2::first2_launches(&self.shape)
-                    .ok_or_else(|| Error::internal("a superblock plan that does not start with the passes (K, 1), (K, K)"))?;
-                let second = launches[taken - 1].last_pass();
-                if fork_after(taken) == Some(taken - 1) {
-                    kernels.arm_fork();
-                }
-                if taken == launches.len() {
-                    kernels.mark_last_launch();
-                }
-                kernels.first2_pass(
-                    &v.bufs,
-                    &self.scratch,
-                    &self.table,
-                    [self.seg as u64, n],
-                    self.shape.twiddle_log(),
-                    self.shape.twiddle_shift(&second),
-                    total / r2 as u64,
-                    layouts[taken - 1],
-                    PassPart::Whole,
-                )?;
-                std::mem::swap(&mut v.bufs, &mut self.scratch);
-                taken
-            }
-            Order::Superblocks { .. } => return Err(Error::internal("a vector in another plan's superblock order")),
-        };
-        let mut forked = false;
-        for (j, launch) in launches.iter().copied().enumerate().skip(start) {
-            let (layout, last) = (layouts[j], j + 1 == launches.len());
-            if last {
-                kernels.mark_last_launch();
-            }
-            // the last launch writes the plan's third vector where its halves ask for it
-            // (Halves::spare_last; a plan may hold one for its chain alone, plan::Chain)
-            let to_spare = last && self.halves.is_some_and(|h| h.spare_last);
-            let out = match &self.spare {
-                Some(spare) if to_spare => spare,
-                _ => &self.scratch,
-            };
-            // from h.from on, both halves of each launch: half 1 on the side queue (plan::Halves)
-            let parts = match self.halves {
-                Some(h) if j >= h.from => {
-                    if !forked {
-                        kernels.fork()?;
-                        forked = true;
-                    } else if h.joins_before(&layouts, j) {
-                        // each queue waits for the other, so that this launch's writes start after
-                        // both halves of the launch before have read the buffer
-                        kernels.join()?;
-                        kernels.fork()?;
-                    }
-                    vec![PassPart::Half { shift: h.shift, half: 0 }, PassPart::Half { shift: h.shift, half: 1 }]
-                }
-                _ => {
-                    if fork_after(start) == Some(j) {
-                        kernels.arm_fork();
-                    }
-                    vec![PassPart::Whole]
-                }
-            };
-            match launch {
-                Launch::Single(pass) => {
-                    for part in parts {
-                        self.single(j, pass, &v.bufs, out, part, layout)?;
-                    }
-                }
-                Launch::Fused(a, b) => {
-                    let (table, kind, log_t, shifts) = self.launch_tables.of(j, [&a, &b], &self.table, &self.shape);
-                    for part in parts {
-                        kernels.fused_pass(
-                            self.variant,
-                            a.radix,
-                            &v.bufs,
-                            out,
-                            (table, kind),
-                            [self.seg as u64, n, a.p as u64],
-                            log_t,
-                            shifts,
-                            total / (a.radix * b.radix) as u64,
-                            part,
-                            layout,
-                        )?;
-                    }
-                }
-            }
-            match self.spare.as_mut() {
-                Some(spare) if to_spare => std::mem::swap(&mut v.bufs, spare),
-                _ => std::mem::swap(&mut v.bufs, &mut self.scratch),
-            }
-        }
-        if forked {
-            kernels.join()?;
-        }
-        v.order = Order::Natural;
-        v.valid = true;
-        Ok(())
-    }
-
-    /// Launch `j` of the plan, a single pass, X → Y in `layout`: every block,
-    /// or a half ([`PassPart`]).
-    fn single(&self, j: usize, pass: Pass, x: &[Buffer<u64>], y: &[Buffer<u64>], part: PassPart, layout: PassLayout) -> Result<()> {
-        let (table, kind, log_t, [shift]) = self.launch_tables.of(j, [&pass], &self.table, &self.shape);
-        let n = self.shape.n as u64;
-        self.kernels.pass(
-            self.variant,
-            pass.radix,
-            x,
-            y,
-            (table, kind),
-            [self.seg as u64, n, pass.p as u64],
-            log_t,
-            shift,
-            self.total() as u64 / pass.radix as u64,
-            part,
-            layout,
-        )
     }
 
     /// Forward DFT of every vector: X_j = Σ_i x_i ω^{ij}, ω = `srgfn roots` of N.
