@@ -146,7 +146,8 @@ impl FieldKernels {
     /// variant overwrites X.  `part` says which blocks: all of them, or a
     /// half, the blocks whose bit `shift` is `half` (`srgfn_gen::plan::Halves`
     /// says where that is sound; half 1 runs on the session's side queue,
-    /// between [`Self::fork`] and [`Self::join`]).
+    /// between [`Self::fork`] and [`Self::join`]), or a quarter, through the
+    /// twiddled pass's `_q` kernel (`srgfn_gen::plan::Chain::low`).
     #[allow(clippy::too_many_arguments)]
     pub fn pass(
         &self,
