@@ -335,3 +335,34 @@ fn launch_table_holds(log_t: u32, end: u64, passes: impl FnOnce() -> String) -> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part's kernel arguments: the whole launch, a half and a quarter
+    /// (count / 4 blocks, both bits), and a clear error for a split the
+    /// kernel's runs or the count do not allow, or a quarter whose bits are
+    /// out of order.
+    #[test]
+    fn parts_give_their_kernel_arguments_or_refuse() {
+        let whole = PassPart::Whole.launch(Some(16), 1 << 16).unwrap();
+        assert_eq!((whole.half, whole.quarter, whole.blocks), ([Halves::WHOLE, 0], [Halves::WHOLE, 0], 1 << 16));
+        let half = PassPart::Half { shift: 7, half: 1 }.launch(Some(16), 1 << 16).unwrap();
+        assert_eq!((half.half, half.quarter, half.blocks), ([7, 1], [Halves::WHOLE, 0], 1 << 15));
+        let quarter = PassPart::Quarter { shift: 7, half: 0, shift2: 11, index2: 1 }.launch(Some(16), 1 << 16).unwrap();
+        assert_eq!((quarter.half, quarter.quarter, quarter.blocks), ([7, 0], [11, 1], 1 << 14));
+        for bad in [
+            PassPart::Half { shift: 2, half: 0 },                           // runs of 4 blocks, the kernel needs 8
+            PassPart::Half { shift: 7, half: 2 },                           // no half 2
+            PassPart::Quarter { shift: 11, half: 0, shift2: 7, index2: 0 }, // bits out of order
+            PassPart::Quarter { shift: 7, half: 0, shift2: 16, index2: 0 }, // bit 16 of 2^16 blocks
+            PassPart::Quarter { shift: 7, half: 0, shift2: 11, index2: 2 },
+        ] {
+            assert!(bad.launch(Some(16), 1 << 16).is_err(), "{bad:?}");
+        }
+        // a kernel of two levels runs halves only
+        assert!(PassPart::Quarter { shift: 7, half: 0, shift2: 11, index2: 0 }.halves_only(Some(16), 1 << 16).is_err());
+        assert_eq!(PassPart::Half { shift: 7, half: 1 }.halves_only(Some(16), 1 << 16).unwrap(), ([7, 1], 1 << 15));
+    }
+}
