@@ -93,8 +93,9 @@ impl Plan {
         })();
         kernels.keep_events(false);
         let events = chained?;
-        // from the switch on: halves by bit `after`, each half first waiting for the other's last
-        // chain launch; two buffers alternate, the last chain launch's output first
+        // from the switch on: halves by `Chain::halves_bit`, each half of the switch launch first
+        // waiting for the other queue's last chain launch (in quarters: for its quarter with the
+        // half's bit); two buffers alternate, the last chain launch's output first
         let (mut cur, mut other) = ((chain.len + 1) % 3, (chain.len + 2) % 3);
         for j in chain.switch()..launches.len() {
             let Launch::Single(pass) = launches[j] else { return Err(Error::internal("a launch of two passes after a chain")) };
