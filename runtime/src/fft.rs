@@ -441,9 +441,11 @@ impl Plan {
             _ => None,
         };
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
+        // every program first, side by side (the tables' kernels among them), then the tables
+        let planned = tables::LaunchTables::planned(&shape, variant, k, need, &fft.limits());
+        kernels.prepare(variant, &shape, &planned.iter().map(Option::is_some).collect::<Vec<_>>())?;
         let table = tables::plan_table(&kernels, &fft.field, &shape, variant)?;
-        let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, &shape, variant, need, &fft.limits())?;
-        kernels.prepare(variant, &shape, &launch_tables.flags())?;
+        let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, variant, &planned)?;
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
         let owner = Owner {
             plan: NEXT_PLAN_ID.fetch_add(1, Ordering::Relaxed),

@@ -294,8 +294,10 @@ impl FieldKernels {
 
     /// Compiles (or loads) every program a plan's launches need, so that
     /// later launches do not pay for compilation; `launch_tables[j]`: whether
-    /// launch j reads a table of its own (`emit::launch_tables`).
+    /// launch j reads a table of its own (`emit::launch_tables`).  The files
+    /// build side by side ([`Self::build_files`]).
     pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool]) -> Result<()> {
+        let mut files: Vec<String> = Vec::new();
         for (j, launch) in shape.launches().into_iter().enumerate() {
             let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
             // the local variant's fused kernel has a file of its own; the table variant's pair
@@ -304,12 +306,42 @@ impl FieldKernels {
                 Launch::Fused(..) if variant == Variant::Local => format!("{}.cl", fused::name(&self.set.program, table)),
                 _ => self.dft_file(variant, launch.first_pass().radix, table)?.0,
             };
-            self.program(&file)?;
+            files.push(file);
         }
-        for file in ["transpose.cl", "pointwise.cl"] {
-            self.program(file)?;
+        // the files of the auxiliary kernels a plan may run: transposes, its twiddle tables,
+        // binary transfers, the inverse's scaling and the products
+        for kernel in ["transpose", "outer_product", "from_binary", "reverse_scale", "pointwise_mul"] {
+            let file = emit::aux_file(kernel).ok_or_else(|| Error::internal(format!("no file holds kernel {kernel}")))?;
+            files.push(file.to_string());
         }
-        Ok(())
+        self.build_files(&files)
+    }
+
+    /// Compiles (or loads) `files`, one thread each where more than one is
+    /// not built yet, so that a cold start waits for about its longest file
+    /// rather than for their sum (NVIDIA's OpenCL compiles programs side by
+    /// side, each somewhat slower than alone: v46).  On failure, the error of
+    /// the first failed file in `files`' order.
+    fn build_files(&self, files: &[String]) -> Result<()> {
+        let mut pending: Vec<&str> = Vec::new();
+        {
+            let built = self.programs.lock().expect("program map");
+            for f in files {
+                if !built.contains_key(f) && !pending.contains(&f.as_str()) {
+                    pending.push(f);
+                }
+            }
+        }
+        if pending.len() < 2 {
+            return pending.iter().try_for_each(|f| self.program(f).map(drop));
+        }
+        std::thread::scope(|s| {
+            let builds: Vec<_> = pending.iter().map(|&f| (f, s.spawn(move || self.program(f)))).collect();
+            builds.into_iter().try_for_each(|(f, b)| match b.join() {
+                Ok(built) => built.map(drop),
+                Err(_) => Err(Error::internal(format!("the thread building {f} panicked"))),
+            })
+        })
     }
 
     /// Sets the arguments of kernel `sig` of `file` in its signature's order,

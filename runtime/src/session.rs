@@ -164,8 +164,12 @@ impl Session {
         let entry = match self.cache.load(&key).filter(|_| binaries).and_then(|bin| self.load_binary(&bin).ok()) {
             Some(p) => (p, None),
             None => {
+                let t = std::time::Instant::now();
                 let (p, log) = self.build(name, source)?;
                 let (p, log) = if caps.is_empty() || !self.device.is_nvidia() { (p, log) } else { self.cap_registers(p, log, caps) };
+                if std::env::var_os("SRGFN_TRACE").is_some() {
+                    eprintln!("srgfn trace: built {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+                }
                 if binaries {
                     if let Ok(ocl::core::ProgramInfoResult::Binaries(bins)) =
                         ocl::core::get_program_info(p.as_core(), ocl::core::ProgramInfo::Binaries)

@@ -3,29 +3,37 @@
 
 use super::{sig, KernelEntry, TILE};
 
+/// The element-wise kernels' files, each rendered from `pointwise.cl.tera`
+/// with only its own kernels, so that each builds on its own (and side by
+/// side, `FieldKernels::prepare`): `tables.cl` every plan builds its twiddle
+/// tables with; `convert.cl` the binary uploads and downloads; `pointwise.cl`
+/// the inverse's scaling and the products' operations.  The largest of these
+/// once held them all and was the longest build of a cold start (v46).
+const ELEMENTWISE_FILES: [(&str, &[&str]); 3] = [
+    ("tables.cl", &["outer_product"]),
+    ("convert.cl", &["from_binary", "to_binary"]),
+    ("pointwise.cl", &["pointwise_mul", "pointwise_mul_lazy", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"]),
+];
+
 /// The auxiliary kernel files: (file, template, kernels); `pointwise_mul_lazy`
 /// (the passes' lazy product, normalised: a check of both) where f_mul_lazy exists.
 pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    let mut pointwise = vec![
-        "pointwise_mul",
-        "pointwise_add",
-        "pointwise_sub",
-        "scale",
-        "shift_by",
-        "reverse_scale",
-        "from_binary",
-        "to_binary",
-        "outer_product",
-    ];
-    if mul_lazy {
-        pointwise.push("pointwise_mul_lazy");
-    }
-    vec![
+    let mut files = vec![
         ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle", "fourstep_twiddle"]),
         ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-        ("pointwise.cl", "pointwise.cl.tera", pointwise),
-        ("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]),
-    ]
+    ];
+    for (file, kernels) in ELEMENTWISE_FILES {
+        let kernels = kernels.iter().copied().filter(|&kn| mul_lazy || kn != "pointwise_mul_lazy").collect();
+        files.push((file, "pointwise.cl.tera", kernels));
+    }
+    files.push(("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]));
+    files
+}
+
+/// The file that holds auxiliary kernel `name` (of [`aux_files`]), None for
+/// a name that is no auxiliary kernel.
+pub fn aux_file(name: &str) -> Option<&'static str> {
+    aux_files(true).into_iter().find(|(_, _, kernels)| kernels.contains(&name)).map(|(file, _, _)| file)
 }
 
 pub(super) fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
@@ -62,5 +70,37 @@ pub(super) fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
         variant: None,
         descriptor: None,
         ptx_max_registers: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::{emit_with, KernelOptions, MulForm};
+    use crate::rules::Radix;
+    use crate::Prime;
+
+    /// Every auxiliary kernel is defined in exactly the file `aux_file` names,
+    /// for both forms of the lazy product, and every file of `aux_files` is
+    /// emitted with its kernels and no other element-wise kernel.
+    #[test]
+    fn each_auxiliary_kernel_sits_in_the_file_aux_file_names() {
+        for (prime, mul) in [("(2^63+2^34)^8+1", MulForm::Wide64), ("(2^63+2^53)^2+1", MulForm::Limb22)] {
+            let prime = Prime::parse(prime).unwrap();
+            let set = emit_with(&prime, &KernelOptions::new(Radix::R4, mul)).unwrap();
+            let all: Vec<&str> = aux_files(true).into_iter().flat_map(|(_, _, kernels)| kernels).collect();
+            for name in &all {
+                let holders: Vec<&str> =
+                    set.files.iter().filter(|f| f.source.contains(&format!("void {name}("))).map(|f| f.name.as_str()).collect();
+                match aux_file(name) {
+                    Some(file) if set.manifest.kernels.iter().any(|k| k.name == *name) => {
+                        assert_eq!(holders, [file], "{prime}: kernel {name}")
+                    }
+                    Some(_) => assert!(holders.is_empty(), "{prime}: {name} is not emitted, yet {holders:?} define it"),
+                    None => panic!("no file for {name}"),
+                }
+            }
+            assert_eq!(aux_file("dft16_r4_table"), None);
+        }
     }
 }

@@ -36,7 +36,7 @@ use serde::Serialize;
 use tera::Tera;
 
 use auxiliary::aux_entry;
-pub use auxiliary::aux_files;
+pub use auxiliary::{aux_file, aux_files};
 pub use context::mg_reciprocal;
 pub use defaults::{
     check_fuse, default_radix, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables, plan_fuses, plan_halves,
@@ -729,6 +729,7 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
             ctx.insert(format!("params_{kn}"), &sig.c_params_for(opts.segments));
             ctx.insert(format!("prologue_{kn}"), &sig.prologue(opts.segments));
         }
+        ctx.insert("kernels", &kernel_names);
         let src = render(tpl, &ctx)?;
         let src = if file == "transpose.cl" { src } else { with_header(src) };
         debug_assert!(kernel_names.iter().all(|kn| src.contains(&format!("void {kn}("))), "{file} defines its kernels");

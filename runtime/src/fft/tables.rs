@@ -56,39 +56,33 @@ pub(super) fn plan_table(kernels: &FieldKernels, field: &Field, shape: &PlanShap
 pub(super) struct LaunchTables(Vec<Option<(Buffer<u64>, u32)>>);
 
 impl LaunchTables {
-    /// None for every launch.
-    pub(super) fn none(launches: usize) -> LaunchTables {
-        LaunchTables((0..launches).map(|_| None).collect())
-    }
-
-    /// The launch tables `variant` reads, built where the device holds them
-    /// beside the plan's `need` (else none: every launch reads the plan's
-    /// table, as fast as before them).
-    pub(super) fn build(
-        kernels: &FieldKernels,
-        field: &Field,
+    /// The log2 length of each launch's own table as [`Self::build`] builds
+    /// them: those of `emit::launch_tables` where the device holds them
+    /// beside the plan's `need`, else None for every launch (each reads the
+    /// plan's table, as fast as before them).
+    pub(super) fn planned(
         shape: &PlanShape,
         variant: Variant,
+        k: usize,
         need: Need,
         limits: &crate::device::DeviceEntry,
-    ) -> Result<LaunchTables> {
+    ) -> Vec<Option<u32>> {
         let logs = emit::launch_tables(variant, shape);
-        let k = field.prime().k();
         let bytes: u128 = logs.iter().flatten().map(|&l| 8 * variant.table_words(k, 1 << l) as u128).sum();
         let with = Need { device: need.device.saturating_add(bytes), ..need };
         if bytes == 0 || memory::check("", with, Some(limits), "").is_err() {
-            return Ok(LaunchTables::none(logs.len()));
+            return vec![None; logs.len()];
         }
-        let tables = logs
-            .into_iter()
+        logs
+    }
+
+    /// The launch tables `planned` names (from [`Self::planned`]).
+    pub(super) fn build(kernels: &FieldKernels, field: &Field, variant: Variant, planned: &[Option<u32>]) -> Result<LaunchTables> {
+        let tables = planned
+            .iter()
             .map(|log| log.map(|l| powers_table(kernels, field, l, l, variant).map(|t| (t, l))).transpose())
             .collect::<Result<Vec<_>>>()?;
         Ok(LaunchTables(tables))
-    }
-
-    /// Whether each launch reads a table of its own.
-    pub(super) fn flags(&self) -> Vec<bool> {
-        self.0.iter().map(Option::is_some).collect()
     }
 
     /// What launch `j`, whose passes are `passes` (one, or a fused launch's
