@@ -3,37 +3,39 @@
 
 use super::{sig, KernelEntry, TILE};
 
-/// The element-wise kernels' files, each rendered from `pointwise.cl.tera`
-/// with only its own kernels, so that each builds on its own (and side by
-/// side, `FieldKernels::prepare`): `tables.cl` every plan builds its twiddle
-/// tables with; `convert.cl` the binary uploads and downloads; `pointwise.cl`
-/// the inverse's scaling and the products' operations.  The largest of these
-/// once held them all and was the longest build of a cold start (v46).
-const ELEMENTWISE_FILES: [(&str, &[&str]); 3] = [
-    ("tables.cl", &["outer_product"]),
-    ("convert.cl", &["from_binary", "to_binary"]),
-    ("pointwise.cl", &["pointwise_mul", "pointwise_mul_lazy", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"]),
+/// Every auxiliary kernel file: (file, template, kernels).  The element-wise
+/// kernels are three files rendered from `pointwise.cl.tera`, each with only
+/// its own kernels, so that each builds on its own (and side by side,
+/// `FieldKernels::prepare`): `tables.cl` every plan builds its twiddle tables
+/// with; `convert.cl` the binary uploads and downloads; `pointwise.cl` the
+/// inverse's scaling and the products' operations.  One file held them all
+/// until v46, the longest build of a cold start for k ≥ 16.
+const AUX_FILES: [(&str, &str, &[&str]); 6] = [
+    ("twiddle.cl", "twiddle.cl.tera", &["twiddle", "fourstep_twiddle"]),
+    ("transpose.cl", "transpose.cl.tera", &["transpose"]),
+    ("tables.cl", "pointwise.cl.tera", &["outer_product"]),
+    ("convert.cl", "pointwise.cl.tera", &["from_binary", "to_binary"]),
+    (
+        "pointwise.cl",
+        "pointwise.cl.tera",
+        &["pointwise_mul", "pointwise_mul_lazy", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"],
+    ),
+    ("baseline.cl", "baseline.cl.tera", &["radix2_general"]),
 ];
 
 /// The auxiliary kernel files: (file, template, kernels); `pointwise_mul_lazy`
 /// (the passes' lazy product, normalised: a check of both) where f_mul_lazy exists.
 pub fn aux_files(mul_lazy: bool) -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    let mut files = vec![
-        ("twiddle.cl", "twiddle.cl.tera", vec!["twiddle", "fourstep_twiddle"]),
-        ("transpose.cl", "transpose.cl.tera", vec!["transpose"]),
-    ];
-    for (file, kernels) in ELEMENTWISE_FILES {
-        let kernels = kernels.iter().copied().filter(|&kn| mul_lazy || kn != "pointwise_mul_lazy").collect();
-        files.push((file, "pointwise.cl.tera", kernels));
-    }
-    files.push(("baseline.cl", "baseline.cl.tera", vec!["radix2_general"]));
-    files
+    AUX_FILES
+        .iter()
+        .map(|&(file, tpl, kernels)| (file, tpl, kernels.iter().copied().filter(|&kn| mul_lazy || kn != "pointwise_mul_lazy").collect()))
+        .collect()
 }
 
 /// The file that holds auxiliary kernel `name` (of [`aux_files`]), None for
 /// a name that is no auxiliary kernel.
 pub fn aux_file(name: &str) -> Option<&'static str> {
-    aux_files(true).into_iter().find(|(_, _, kernels)| kernels.contains(&name)).map(|(file, _, _)| file)
+    AUX_FILES.iter().find(|(_, _, kernels)| kernels.contains(&name)).map(|&(file, _, _)| file)
 }
 
 pub(super) fn aux_entry(name: &str, file: &str, segments: u32) -> KernelEntry {
