@@ -722,7 +722,6 @@ pub fn emit_with(prime: &Prime, opts: &KernelOptions) -> Result<KernelSet, EmitE
     ctx.insert("log_size", &size.trailing_zeros());
     ctx.insert("tile", &TILE);
     let mul_lazy = arith::ArithSpec::new(prime, opts.mul, opts.ptx).unrolled_mul();
-    ctx.insert("mul_lazy", &mul_lazy);
     for (file, tpl, kernel_names) in aux_files(mul_lazy) {
         for kn in kernel_names.iter() {
             let sig = sig::aux(kn).expect("every auxiliary kernel has a signature");
