@@ -4,22 +4,22 @@
 use super::{sig, KernelEntry, TILE};
 
 /// Every auxiliary kernel file: (file, template, kernels).  The element-wise
-/// kernels are three files rendered from `pointwise.cl.tera`, each with only
-/// its own kernels, so that each builds on its own (and side by side,
-/// `FieldKernels::prepare`): `tables.cl` every plan builds its twiddle tables
-/// with; `convert.cl` the binary uploads and downloads; `pointwise.cl` the
-/// inverse's scaling and the products' operations.  One file held them all
-/// until v46, the longest build of a cold start for k ≥ 16.
-const AUX_FILES: [(&str, &str, &[&str]); 6] = [
+/// kernels are five files rendered from `pointwise.cl.tera`, each with only
+/// its own kernels, so that each builds on its own and only where it runs
+/// (side by side, `FieldKernels::prepare`): `tables.cl` every plan builds its
+/// twiddle tables with; `convert.cl` the binary uploads and downloads;
+/// `inverse.cl` the inverse's scaling; `product.cl` the element-wise product
+/// of polynomial products; `pointwise.cl` the operations only checks run.
+/// One file held them all until v46, three until v47: the longest build of a
+/// cold start for k ≥ 16, which a forward plan no longer waits for.
+const AUX_FILES: [(&str, &str, &[&str]); 8] = [
     ("twiddle.cl", "twiddle.cl.tera", &["twiddle", "fourstep_twiddle"]),
     ("transpose.cl", "transpose.cl.tera", &["transpose"]),
     ("tables.cl", "pointwise.cl.tera", &["outer_product"]),
     ("convert.cl", "pointwise.cl.tera", &["from_binary", "to_binary"]),
-    (
-        "pointwise.cl",
-        "pointwise.cl.tera",
-        &["pointwise_mul", "pointwise_mul_lazy", "pointwise_add", "pointwise_sub", "scale", "shift_by", "reverse_scale"],
-    ),
+    ("inverse.cl", "pointwise.cl.tera", &["reverse_scale"]),
+    ("product.cl", "pointwise.cl.tera", &["pointwise_mul"]),
+    ("pointwise.cl", "pointwise.cl.tera", &["pointwise_mul_lazy", "pointwise_add", "pointwise_sub", "scale", "shift_by"]),
     ("baseline.cl", "baseline.cl.tera", &["radix2_general"]),
 ];
 
