@@ -1,7 +1,7 @@
 //! The on-disk program cache: reuse, corrupt entries rebuilt, unsafe folders refused.
 
 use srgfn::internals::SessionInternals as _;
-use srgfn::{select_device, ProgramCache, Session};
+use srgfn::{select_device, Fft, ProgramCache, Session};
 
 fn private_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("srgfn-cache-test-{name}-{}", std::process::id()));
@@ -77,4 +77,46 @@ fn pocl_binaries_are_stored_only_when_asked() {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing stored");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A plan builds its forward transform's programs only (a cold forward start
+/// waits for neither `inverse.cl` nor `product.cl`); its first inverse builds
+/// the inverse's scaling, one program more, its first product one more, and
+/// `Fft::prepare` builds all of them up front.
+#[test]
+fn a_plan_builds_the_inverse_and_product_programs_at_first_use() {
+    let dev = select_device(None).unwrap();
+    let prime = srgfn_gen::catalog_prime(4).unwrap();
+    let x = srgfn_suite::random_values(prime, 64, 11);
+    let stored = |d: &std::path::Path| std::fs::read_dir(d).unwrap().count();
+    let dir = private_dir("ops");
+    let s = Session::on(dev.clone(), ProgramCache::at(&dir).unwrap().with_pocl_binaries()).unwrap();
+    let fft = Fft::new(&s, prime).unwrap();
+    let mut plan = fft.plan(64, 1).unwrap();
+    let mut v = plan.upload(&x).unwrap();
+    plan.forward(&mut v).unwrap();
+    plan.finish().unwrap();
+    let forward = stored(&dir);
+    assert!(forward >= 2, "the passes and the transfers stored ({forward})");
+    plan.inverse(&mut v).unwrap();
+    assert_eq!(plan.download(&v).unwrap(), x, "inverse(forward(x)) = x");
+    assert_eq!(stored(&dir), forward + 1, "the first inverse builds one program more");
+    plan.inverse(&mut v).unwrap();
+    assert_eq!(stored(&dir), forward + 1, "and the second none");
+    let w = plan.upload(&x).unwrap();
+    plan.pointwise_mul(&mut v, &w).unwrap();
+    assert_eq!(stored(&dir), forward + 2, "the first product builds one program more");
+    let dir2 = private_dir("ops-prepared");
+    let s2 = Session::on(dev, ProgramCache::at(&dir2).unwrap().with_pocl_binaries()).unwrap();
+    let fft2 = Fft::new(&s2, prime).unwrap();
+    fft2.prepare(64).unwrap();
+    assert_eq!(stored(&dir2), forward + 2, "Fft::prepare builds the inverse's and the product's programs too");
+    let mut plan2 = fft2.plan(64, 1).unwrap();
+    let mut w = plan2.upload(&x).unwrap();
+    plan2.forward(&mut w).unwrap();
+    plan2.inverse(&mut w).unwrap();
+    assert_eq!(plan2.download(&w).unwrap(), x);
+    assert_eq!(stored(&dir2), forward + 2, "nothing built after Fft::prepare");
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&dir2).ok();
 }

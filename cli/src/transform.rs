@@ -435,6 +435,10 @@ pub fn fft(args: FftArgs) -> Result<()> {
     let long = is_long(&fft, n * k);
     let mut plan = {
         let _step = Step::spinner(format!("preparing the {direction} FFT of N = 2^{} (kernels, twiddles)", n.trailing_zeros()), false);
+        if args.inverse {
+            // the inverse's scaling too, side by side with the passes (a plan builds the forward's)
+            fft.prepare(n)?;
+        }
         fft.plan(n, 1)?
     };
     plan.finish()?;

@@ -30,7 +30,7 @@ use srgfn_gen::{Digits, Field, Prime};
 
 use crate::device_vec::{DeviceVec, Order, Owner};
 use crate::error::{DeviceContext as _, Error, Result};
-use crate::kernels::FieldKernels;
+use crate::kernels::{FieldKernels, Operations};
 use crate::memory;
 use crate::session::Session;
 use crate::wisdom::Choice;
@@ -325,7 +325,9 @@ impl Fft {
         self.kernels.options()
     }
 
-    /// Compiles (or loads from the cache) every kernel a transform of size n needs;
+    /// Compiles (or loads from the cache) every kernel that a plan of size n
+    /// runs: its forward and inverse transforms and its products ([`Plan`]
+    /// builds only the forward's where this did not run before it);
     /// [`Error::UnsupportedSize`] for N not a power of two or beyond the prime's bound.
     pub fn prepare(&self, n: usize) -> Result<()> {
         if !n.is_power_of_two() {
@@ -336,7 +338,7 @@ impl Fft {
         let variant = self.variant_for(n.trailing_zeros());
         // the launch tables' kernels too, as plans build them where memory allows
         let own: Vec<bool> = emit::launch_tables(variant, &shape).iter().map(Option::is_some).collect();
-        self.kernels_for(segments, self.radix_for(n.trailing_zeros()))?.prepare(variant, &shape, &own)
+        self.kernels_for(segments, self.radix_for(n.trailing_zeros()))?.prepare(variant, &shape, &own, Operations::All)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -363,7 +365,8 @@ static NEXT_PLAN_ID: AtomicU64 = AtomicU64::new(1);
 /// scratch buffer and the twiddle table, allocated once.  It uploads and
 /// downloads [`DeviceVec`]s and transforms them in place; operations are
 /// queued in order on the session's queue (`&mut self`: one thread at a time;
-/// make a plan per thread).
+/// make a plan per thread).  Making it builds the forward transform's programs;
+/// its first inverse or product builds theirs, unless [`Fft::prepare`] did.
 pub struct Plan {
     fft: Fft,
     /// The variant its launches run ([`Fft::variant_for`]).
@@ -441,9 +444,10 @@ impl Plan {
             _ => None,
         };
         let scratch = (0..segments).map(|_| kernels.alloc(seg * k)).collect::<Result<Vec<_>>>()?;
-        // every program first, side by side (the tables' kernels among them), then the tables
+        // the forward transform's programs first, side by side (the tables' kernels among them),
+        // then the tables; the inverse's and the products' file waits for their first use
         let planned = tables::LaunchTables::planned(&shape, variant, k, need, &fft.limits());
-        kernels.prepare(variant, &shape, &planned.iter().map(Option::is_some).collect::<Vec<_>>())?;
+        kernels.prepare(variant, &shape, &planned.iter().map(Option::is_some).collect::<Vec<_>>(), Operations::Forward)?;
         let table = tables::plan_table(&kernels, &fft.field, &shape, variant)?;
         let launch_tables = tables::LaunchTables::build(&kernels, &fft.field, variant, &planned)?;
         let n_inv = kernels.upload(&fft.field.inv_u64(shape.n as u64)?)?;
@@ -569,6 +573,8 @@ impl Plan {
 
     /// Inverse DFT: the DFT at ω^{-1}, scaled by 1/N (x_j = (1/N)·X_{−j} of the forward DFT).
     pub fn inverse(&mut self, v: &mut DeviceVec) -> Result<()> {
+        self.check_vec(v)?;
+        self.kernels.prepare_aux(&["reverse_scale"])?;
         self.run(v)?;
         let total = self.total() as u64;
         v.valid = false;
@@ -583,6 +589,7 @@ impl Plan {
     pub fn pointwise_mul(&mut self, a: &mut DeviceVec, b: &DeviceVec) -> Result<()> {
         self.check_vec(a)?;
         self.check_vec(b)?;
+        self.kernels.prepare_aux(&["pointwise_mul"])?;
         self.reorder(a, b.order)?;
         a.valid = false;
         let seg = self.seg as u64;

@@ -23,6 +23,38 @@ mod specs;
 mod transfer;
 
 pub use passes::PassPart;
+
+/// The operations of a plan whose auxiliary programs [`FieldKernels::prepare`]
+/// builds beside its passes.  A forward transform needs neither the
+/// inverse's scaling (`inverse.cl`) nor the products (`product.cl`), whose
+/// file was the longest build of a cold start at k ≥ 16 (v46,
+/// `docs/perf/h200-v46/cold2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operations {
+    /// The forward transform: transposes, twiddle tables, binary transfers.
+    Forward,
+    /// Also the inverse's scaling and the element-wise products.
+    All,
+}
+
+impl Operations {
+    /// The auxiliary kernels these operations may run.
+    pub fn aux_kernels(self) -> &'static [&'static str] {
+        const ALL: [&str; 5] = ["transpose", "outer_product", "from_binary", "reverse_scale", "pointwise_mul"];
+        match self {
+            Operations::Forward => &ALL[..3],
+            Operations::All => &ALL,
+        }
+    }
+}
+
+/// The files that hold auxiliary `kernels` ([`emit::aux_file`]).
+fn aux_files(kernels: &[&str]) -> Result<Vec<String>> {
+    kernels
+        .iter()
+        .map(|&kernel| emit::aux_file(kernel).map(str::to_string).ok_or_else(|| Error::internal(format!("no file holds kernel {kernel}"))))
+        .collect()
+}
 use queues::ForkEvent;
 use specs::{LaunchSpec, SpecKey};
 
@@ -292,11 +324,12 @@ impl FieldKernels {
         event_times(&r.events)
     }
 
-    /// Compiles (or loads) every program a plan's launches need, so that
-    /// later launches do not pay for compilation; `launch_tables[j]`: whether
-    /// launch j reads a table of its own (`emit::launch_tables`).  The files
-    /// build side by side ([`Self::build_files`]).
-    pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool]) -> Result<()> {
+    /// Compiles (or loads) every program a plan's launches need, and those of
+    /// `ops`' auxiliary kernels, so that later launches do not pay for
+    /// compilation; `launch_tables[j]`: whether launch j reads a table of its
+    /// own (`emit::launch_tables`).  The files build side by side
+    /// ([`Self::build_files`]).
+    pub fn prepare(&self, variant: Variant, shape: &PlanShape, launch_tables: &[bool], ops: Operations) -> Result<()> {
         let mut files: Vec<String> = Vec::new();
         for (j, launch) in shape.launches().into_iter().enumerate() {
             let table = if launch_tables.get(j) == Some(&true) { TwiddleTable::Launch } else { TwiddleTable::Plan };
@@ -308,13 +341,16 @@ impl FieldKernels {
             };
             files.push(file);
         }
-        // the files of the auxiliary kernels a plan may run: transposes, its twiddle tables,
-        // binary transfers, the inverse's scaling and the products
-        for kernel in ["transpose", "outer_product", "from_binary", "reverse_scale", "pointwise_mul"] {
-            let file = emit::aux_file(kernel).ok_or_else(|| Error::internal(format!("no file holds kernel {kernel}")))?;
-            files.push(file.to_string());
-        }
+        files.extend(aux_files(ops.aux_kernels())?);
         self.build_files(&files)
+    }
+
+    /// Compiles (or loads) the files of auxiliary `kernels` (of
+    /// [`emit::aux_file`]) side by side; nothing where they are built.  An
+    /// operation calls it before it changes a vector, so that a failed build
+    /// leaves the vector as it was.
+    pub fn prepare_aux(&self, kernels: &[&str]) -> Result<()> {
+        self.build_files(&aux_files(kernels)?)
     }
 
     /// Compiles (or loads) `files`, one thread each where more than one is

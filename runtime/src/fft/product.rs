@@ -121,8 +121,10 @@ impl Fft {
             trace_phase(&format!("poly_mul {name}"), t);
             t = std::time::Instant::now();
         };
+        // every program first, the inverse's and the products' beside the passes'
+        self.prepare(n)?;
         let mut plan = self.plan(n, 1)?;
-        phase("plan (twiddle table)");
+        phase("plan (programs, twiddle table)");
         let mut va = upload(&mut plan, true)?;
         let mut vb = upload(&mut plan, false)?;
         plan.finish()?;
