@@ -38,18 +38,5 @@ for i in 1 2; do
   done
   stamp "round $i"
 done
-cd $R && python3 - <<'PY' | tee summary.txt
-import re, collections, statistics
-t = collections.defaultdict(list)
-for line in open('cold.txt'):
-    m = re.match(r'(\S+) (\S+): … 2\^(\d+) in one cache: (\d+) ms rc=(\d+)', line)
-    if m: t[(m.group(2), int(m.group(3)), m.group(1))].append(int(m.group(4)) / 1000)
-for key in sorted(t):
-    print(f'{key[0]:5} …2^{key[1]:<3} {key[2]:10} ' + '  '.join(f'{v:6.1f} s' for v in t[key]))
-lab = None
-for line in open('cold.log'):
-    if line.startswith('== '): lab = line[3:].strip()
-    m = re.search(r'plan (\d+) ms', line)
-    if m and line.startswith('srgfn: '): print(f'plan phase {lab}: {int(m.group(1)) / 1000:.1f} s')
-PY
+python3 scripts/gpu/cold_summary.py $R | tee $R/summary.txt
 cd $OUT && tar cf v46-cold.tar v46-cold && rm -rf v46-cold

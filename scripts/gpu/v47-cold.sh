@@ -1,24 +1,14 @@
 #!/bin/bash
 # v47 (device machine, .gpu carried): cold starts (empty program cache, NVIDIA's cache off) with a
-# plan that builds only its forward transform's programs (.gpu/srgfn) against v46's, which builds
-# `pointwise.cl` too (.gpu/srgfn-v46), alternated twice: `srgfn fft --random` forward of k = 8 at
-# 2^16; k = 16 at 2^20; k = 32 at 2^18; k = 128 at 2^14; the inverse
-# (`--inverse --verify`, which builds every program through Fft::prepare) and `srgfn polymul
-# --verify` (the same) of k = 32 and k = 128.  Wall time of each run, device start included;
-# SRGFN_TRACE=1 logs each program's build time.  CHECK=1 first runs `srgfn check` of k = 8's table
-# variant and k = 32's digits variant with .gpu/srgfn.
+# plan that builds only its forward transform's programs, `inverse.cl` and `product.cl` apart
+# (.gpu/srgfn), against v46's, which builds `pointwise.cl` whole too (.gpu/srgfn-v46), alternated
+# twice: `srgfn fft --random` forward of k = 8 at 2^16, k = 16 at 2^20, k = 32 at 2^18 and k = 128
+# at 2^14; the inverse (`--inverse --verify`, which builds every program through Fft::prepare)
+# and `srgfn polymul --verify` (the same) of k = 32 and k = 128.  Wall time of each run, device start included;
+# SRGFN_TRACE=1 logs each program's build time (v47.sh checks the binary).
 set -u
 R=$OUT/v47-cold; mkdir -p $R
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
-if [ "${CHECK:-0}" = 1 ]; then
-  for c in "check8:(2^63+2^34)^8+1:table" "check32:(2^62+2^56)^32+1:digits"; do
-    IFS=: read -r name P V <<< "$c"
-    mkdir -p /tmp/cache-$name; chmod 700 /tmp/cache-$name
-    SRGFN_WISDOM=off SRGFN_CACHE_DIR=/tmp/cache-$name timeout 300 ./.gpu/srgfn check --prime "$P" --variant $V > $R/$name.txt 2> $R/$name.log
-    echo "$name rc=$?: $(grep -c '^ok' $R/$name.txt) ok, $(grep -c '^FAIL' $R/$name.txt) failed; $(tail -n 1 $R/$name.log)" | tee -a $R/checks.txt
-    stamp $name
-  done
-fi
 for c in "k32:(2^62+2^56)^32+1:17" "k128:(2^64-2^28)^128+1:13"; do
   IFS=: read -r name P L <<< "$c"
   for s in 1 2; do ./.gpu/srgfn random --prime "$P" --count $((1 << L)) --seed $s --output /tmp/$name-$s.txt; done
@@ -56,21 +46,6 @@ for i in 1 2; do
   done
   stamp "round $i"
 done
-cd $R && python3 - <<'PY' | tee summary.txt
-import re, collections
-t = collections.defaultdict(list)
-for line in open('cold.txt'):
-    m = re.match(r'(\S+) (\S+): … 2\^(\d+) in one cache: (\d+) ms rc=(\d+)', line)
-    if m: t[(m.group(2), int(m.group(3)), m.group(1))].append(f'{int(m.group(4)) / 1000:5.1f} s' + ('' if m.group(5) == '0' else f' rc={m.group(5)}'))
-for key in sorted(t):
-    print(f'{key[0]:8} …2^{key[1]:<3} {key[2]:10} ' + '  '.join(t[key]))
-lab = None
-plan = collections.defaultdict(list)
-for line in open('cold.log'):
-    if line.startswith('== '): lab = line[3:].strip()
-    m = re.search(r'(?:plan|kernels) (\d+) ms', line)
-    if m and line.startswith('srgfn: '): plan[lab].append(int(m.group(1)) / 1000)
-for lab in sorted(plan): print(f'plan phase {lab}: ' + ' '.join(f'{v:.1f} s' for v in plan[lab]))
-PY
-grep -c "verified\|agree" cold.log | sed 's/^/verify lines: /'
+python3 scripts/gpu/cold_summary.py $R | tee $R/summary.txt
+cd $R && grep -c "verified" cold.log | sed 's/^/verified runs: /'
 cd $OUT && tar cf v47-cold.tar v47-cold && rm -rf v47-cold
