@@ -23,6 +23,8 @@ mod specs;
 mod transfer;
 
 pub use passes::PassPart;
+use queues::ForkEvent;
+use specs::{LaunchSpec, SpecKey};
 
 /// The operations of a plan whose auxiliary programs [`FieldKernels::prepare`]
 /// builds beside its passes.  A forward transform needs neither the
@@ -39,7 +41,7 @@ pub enum Operations {
 
 impl Operations {
     /// The auxiliary kernels these operations may run.
-    pub fn aux_kernels(self) -> &'static [&'static str] {
+    fn aux_kernels(self) -> &'static [&'static str] {
         const ALL: [&str; 5] = ["transpose", "outer_product", "from_binary", "reverse_scale", "pointwise_mul"];
         match self {
             Operations::Forward => &ALL[..3],
@@ -55,8 +57,6 @@ fn aux_files(kernels: &[&str]) -> Result<Vec<String>> {
         .map(|&kernel| emit::aux_file(kernel).map(str::to_string).ok_or_else(|| Error::internal(format!("no file holds kernel {kernel}"))))
         .collect()
 }
-use queues::ForkEvent;
-use specs::{LaunchSpec, SpecKey};
 
 /// Work-group size for the non-cooperative kernels.
 const WG: usize = 64;
