@@ -106,3 +106,29 @@ fn a_vector_is_refused_after_a_failed_operation() {
     plan.inverse(&mut v).unwrap();
     assert_eq!(plan.download(&v).unwrap(), x);
 }
+
+/// A plan builds its inverse's and its product's programs at their first use
+/// (`Plan::inverse`, `Plan::pointwise_mul`): a build that fails there is a
+/// clear error, the vectors keep what they held, and the next call works.
+#[test]
+fn a_failed_build_at_the_first_inverse_or_product_leaves_the_vectors_intact() {
+    let prime = &catalog()[2];
+    let s = Session::on(session().device().clone(), srgfn::ProgramCache::disabled()).unwrap();
+    let fft = Fft::new(&s, prime).unwrap();
+    let mut plan = fft.plan(64, 1).unwrap();
+    let x = random_poly(prime, 64, 5);
+    let mut v = plan.upload(&x).unwrap();
+    let w = plan.upload(&x).unwrap();
+    plan.forward(&mut v).unwrap();
+    let y = plan.download(&v).unwrap();
+    s.faults().arm(Fault::Build, 1);
+    let err = plan.pointwise_mul(&mut v, &w).expect_err("the injected build failure surfaces");
+    assert!(format!("{err:#}").contains("build of"), "{err:#}");
+    assert_eq!(plan.download(&v).unwrap(), y, "the vector still holds the forward transform");
+    s.faults().arm(Fault::Build, 1);
+    let err = plan.inverse(&mut v).expect_err("the injected build failure surfaces");
+    assert!(format!("{err:#}").contains("build of"), "{err:#}");
+    assert_eq!(plan.download(&v).unwrap(), y, "the vector still holds the forward transform");
+    plan.inverse(&mut v).unwrap();
+    assert_eq!(plan.download(&v).unwrap(), x, "inverse(forward(x)) = x");
+}
