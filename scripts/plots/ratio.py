@@ -19,6 +19,25 @@ def medians(folder, run, variant=None):
     return {r['log_n']: r['median_ms'] for r in records if variant is None or r['variant'] == variant}
 
 
+def axes(svg, x0, x1, ys, ticks, xs, logs, label_y, fmt):
+    """A ratio axis from x0 to x1: a line per tick (1.0 in black) labelled with fmt, and the
+    sizes 2^n below it at label_y."""
+    for v in ticks:
+        svg.append(f'<line x1="{x0}" y1="{ys(v):.1f}" x2="{x1:.1f}" y2="{ys(v):.1f}" stroke="{"black" if v == 1.0 else "#ddd"}"/>')
+        svg.append(f'<text x="{x0 - 6}" y="{ys(v) + 4:.1f}" text-anchor="end">{v:{fmt}}</text>')
+    for n in logs:
+        svg.append(f'<text x="{xs(n):.1f}" y="{label_y}" text-anchor="middle">2^{n}</text>')
+
+
+def line(svg, pts, xs, ys, colour, dash=''):
+    """One series: a polyline through pts (n, value) with a dot at each."""
+    path = ' '.join(f'{xs(n):.1f},{ys(v):.1f}' for n, v in pts)
+    d = f' stroke-dasharray="{dash}"' if dash else ''
+    svg.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{d}/>')
+    for n, v in pts:
+        svg.append(f'<circle cx="{xs(n):.1f}" cy="{ys(v):.1f}" r="3" fill="{colour}"/>')
+
+
 def plot(folder, title, ticks, out, series=SERIES):
     """ticks: the ratio axis's lines, lowest first."""
     w, h, left, top, bottom = 760, 330, 60, 40, 50
@@ -28,19 +47,12 @@ def plot(folder, title, ticks, out, series=SERIES):
     ys = lambda v: top + (hi - v) * (h - top - bottom) / (hi - lo)
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
            f'<text x="{left}" y="16" font-size="13">{title}</text>']
-    for v in ticks:
-        svg.append(f'<line x1="{left}" y1="{ys(v):.1f}" x2="{xs(logs[-1]):.1f}" y2="{ys(v):.1f}" stroke="{"black" if v == 1.0 else "#ddd"}"/>')
-        svg.append(f'<text x="{left - 6}" y="{ys(v) + 4:.1f}" text-anchor="end">{v:.2f}</text>')
-    for n in logs:
-        svg.append(f'<text x="{xs(n):.1f}" y="{h - bottom + 18}" text-anchor="middle">2^{n}</text>')
+    axes(svg, left, xs(logs[-1]), ys, ticks, xs, logs, h - bottom + 18, '.2f')
     svg.append(f'<text x="{(left + xs(logs[-1])) / 2:.1f}" y="{h - 10}" text-anchor="middle">N</text>')
     for i, (label, k, colour, *variant) in enumerate(series):
         base, new = medians(folder, 'b' + k, *variant), medians(folder, 'f' + k, *variant)
         pts = [(n, new[n] / base[n]) for n in sorted(base) if n in new]
-        path = ' '.join(f'{xs(n):.1f},{ys(v):.1f}' for n, v in pts)
-        svg.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        for n, v in pts:
-            svg.append(f'<circle cx="{xs(n):.1f}" cy="{ys(v):.1f}" r="3" fill="{colour}"/>')
+        line(svg, pts, xs, ys, colour)
         ly = top + 10 + 20 * i
         svg.append(f'<rect x="{w - 200}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
         svg.append(f'<text x="{w - 182}" y="{ly + 2}">{label}</text>')

@@ -4,6 +4,7 @@ the time of srgfn's defaults, of the same plans without twiddle products, and of
 the product-core floor, each divided by the small primes' time in the same process (below 1:
 faster than the small primes).  Writes docs/img/v47-bound.svg."""
 import json, os
+from ratio import axes, line
 
 ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 FOLDER = os.path.join(ROOT, 'docs', 'perf', 'h200-v47', 'final')
@@ -40,18 +41,10 @@ def main():
         x0 = left + p * (pw + gap)
         xs = lambda n: x0 + (n - logs[0]) * pw / (logs[-1] - logs[0])
         svg.append(f'<text x="{x0 + pw / 2:.1f}" y="{top - 10}" text-anchor="middle">k = {k}</text>')
-        for v in ticks:
-            svg.append(f'<line x1="{x0}" y1="{ys(v):.1f}" x2="{x0 + pw}" y2="{ys(v):.1f}" stroke="{"black" if v == 1.0 else "#ddd"}"/>')
-            svg.append(f'<text x="{x0 - 6}" y="{ys(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
-        for n in logs:
-            svg.append(f'<text x="{xs(n):.1f}" y="{h - bottom + 18}" text-anchor="middle">2^{n}</text>')
+        axes(svg, x0, x0 + pw, ys, ticks, xs, logs, h - bottom + 18, '.1f')
         svg.append(f'<text x="{x0 + pw / 2:.1f}" y="{h - bottom + 36}" text-anchor="middle">N</text>')
         for (label, colour, dash), vals in zip(SERIES, series):
-            path = ' '.join(f'{xs(n):.1f},{ys(v):.1f}' for n, v in zip(logs, vals))
-            d = f' stroke-dasharray="{dash}"' if dash else ''
-            svg.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{d}/>')
-            for n, v in zip(logs, vals):
-                svg.append(f'<circle cx="{xs(n):.1f}" cy="{ys(v):.1f}" r="3" fill="{colour}"/>')
+            line(svg, list(zip(logs, vals)), xs, ys, colour, dash)
     for i, (label, colour, _) in enumerate(SERIES):
         lx = left + i * 270
         svg.append(f'<rect x="{lx}" y="{h - 17}" width="12" height="3" fill="{colour}"/>')
