@@ -58,3 +58,27 @@ def plot(folder, title, ticks, out, series=SERIES):
         svg.append(f'<text x="{w - 182}" y="{ly + 2}">{label}</text>')
     svg.append('</svg>')
     open(out, 'w').write('\n'.join(svg) + '\n')
+
+
+def over_small_primes(title, panels, series, out, lo=0.4, hi=1.8, legend_step=270):
+    """Times over the small primes' time in two panels side by side (k = 8 and 16): panels is a list
+    of (k, logs, values per series); series (label, colour, dash) in the order of the values."""
+    w, h, top, bottom, pw, gap, left = 900, 390, 46, 70, 330, 60, 60
+    ticks = [round(lo + 0.2 * i, 1) for i in range(int(round((hi - lo) / 0.2)) + 1)]
+    ys = lambda v: top + (hi - v) * (h - top - bottom) / (hi - lo)
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+           f'<text x="{left}" y="16" font-size="13">{title}</text>']
+    for p, (k, logs, values) in enumerate(panels):
+        x0 = left + p * (pw + gap)
+        xs = lambda n: x0 + (n - logs[0]) * pw / (logs[-1] - logs[0])
+        svg.append(f'<text x="{x0 + pw / 2:.1f}" y="{top - 10}" text-anchor="middle">k = {k}</text>')
+        axes(svg, x0, x0 + pw, ys, ticks, xs, logs, h - bottom + 18, '.1f')
+        svg.append(f'<text x="{x0 + pw / 2:.1f}" y="{h - bottom + 36}" text-anchor="middle">N</text>')
+        for (label, colour, dash), vals in zip(series, values):
+            line(svg, list(zip(logs, vals)), xs, ys, colour, dash)
+    for i, (label, colour, _) in enumerate(series):
+        lx = left + i * legend_step
+        svg.append(f'<rect x="{lx}" y="{h - 17}" width="12" height="3" fill="{colour}"/>')
+        svg.append(f'<text x="{lx + 18}" y="{h - 11}">{label}</text>')
+    svg.append('</svg>')
+    open(out, 'w').write('\n'.join(svg) + '\n')
