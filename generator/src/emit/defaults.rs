@@ -109,9 +109,11 @@ pub fn small_radix_at(variant: Variant) -> SmallRadix {
 /// The kernels of a variant's file that a register cap can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CappedKernel {
-    /// The twiddled pass of radix K (the first pass and the small radices
-    /// keep the compiler's choice).
+    /// The twiddled pass of radix K (the first pass keeps the compiler's
+    /// choice).
     TwiddledPass,
+    /// The twiddled pass of a radix below K (a plan's one small radix).
+    SmallTwiddledPass,
     /// The table plans' first-two-passes kernel (`emit::first2`).
     First2,
     /// The table plans' kernel of a later pair of passes (`first2::TwoLevel::Pair`).
@@ -140,11 +142,23 @@ pub enum CappedKernel {
 ///   faster from 2^19 (2^20 0.3116 → 0.3100 ms, 2^22 1.4334 → 1.4243, 2^24
 ///   5.8241 → 5.7847), level at 2^17, where the pair runs, and at 2^18.
 ///
+/// * k = 16's twiddled table passes with f_mul_lazy in one Karatsuba level
+///   (`ArithSpec::karatsuba_lazy`; H200, v48, docs/perf/h200-v48) hold 196
+///   registers, two work-groups of 128 an SM: uncapped the transform ran
+///   2–6% slower than the schoolbook form (157 registers) from 2^18
+///   (`kara/`).  Capped at 168 (three fit, 20–40 bytes of spill), the radix-K
+///   pass alone made it 2–5% faster (`kara168/`), and with the small
+///   radices' passes capped too 5–6% faster from 2^18 and 1–2% at 2^16 and
+///   2^17 (`final/`: 2^20 0.7810 → 0.7325 ms, 2^22 3.897 → 3.651).  A k = 16
+///   prime with r ≥ 2^63 keeps the schoolbook form, below the cap.
+///
 /// Every cap tried on the other defaults was slower or within noise: k = 2
 /// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
-/// spills), k = 32 table 96 and 128 (−30 to −70%), k = 8's twiddled table
+/// spills; the schoolbook form), k = 32 table 96 and 128 (−30 to −70%), k = 8's twiddled table
 /// pass 72 and 64 (+1.5%, +8%; v38 `cap-table/`).
-pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 5] = [
+pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 7] = [
+    (16, Variant::Table, Radix::R2, CappedKernel::TwiddledPass, 168),
+    (16, Variant::Table, Radix::R2, CappedKernel::SmallTwiddledPass, 168),
     (8, Variant::Local, Radix::R4, CappedKernel::TwiddledPass, 96),
     (8, Variant::Table, Radix::R4, CappedKernel::First2, 72),
     (8, Variant::Table, Radix::R4, CappedKernel::Pair, 72),
@@ -555,6 +569,28 @@ mod tests {
                 for e in &set.manifest.kernels {
                     let want = caps.iter().find(|(_, kernel, _)| capped && e.name == *kernel).map(|c| c.2);
                     assert_eq!(e.ptx_max_registers, want, "{}", e.name);
+                }
+            }
+        }
+    }
+
+    /// k = 16's table passes of every radix take f_mul_lazy in one Karatsuba
+    /// level where r < 2^63 (the catalog's (2^62+2^36)^16+1), with PTX capped
+    /// at 168 registers and their p = 1 kernels not; r ≥ 2^63 keeps the
+    /// schoolbook form (a cap above its registers changes nothing).
+    #[test]
+    fn k16_table_passes_take_karatsuba_and_the_cap() {
+        use super::super::emit_dft;
+        for (expr, kara) in [("(2^62+2^36)^16+1", true), ("(2^64-2^17)^16+1", false)] {
+            let prime = Prime::parse(expr).unwrap();
+            for ptx in [false, true] {
+                let opts = KernelOptions { ptx, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+                for n in [2, 4, 8, 16, 32] {
+                    let f = emit_dft(&prime, n, Variant::Table, &opts).unwrap();
+                    let want: Vec<RegisterCap> =
+                        if ptx { vec![RegisterCap { kernel: format!("dft{n}_r2_table"), registers: 168 }] } else { Vec::new() };
+                    assert_eq!(f.ptx_register_caps, want, "{expr} DFT_{n} ptx {ptx}");
+                    assert_eq!(f.source.contains("one Karatsuba level (emit/karatsuba.rs)"), kara, "{expr} DFT_{n}");
                 }
             }
         }

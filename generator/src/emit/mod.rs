@@ -15,6 +15,7 @@ pub mod fastnorm;
 pub mod first2;
 pub mod fused;
 pub mod high_part;
+mod karatsuba;
 pub mod lazy;
 pub mod local;
 mod mul;
@@ -608,8 +609,11 @@ pub fn dft_kernel(
             local_work_size: lws.clone(),
             variant: Some(variant),
             descriptor: Some(program.descriptor()),
-            ptx_max_registers: (twiddled && program.size == 2 * prime.k())
-                .then(|| defaults::ptx_register_cap(prime.k(), variant, CappedKernel::TwiddledPass, opts))
+            ptx_max_registers: twiddled
+                .then(|| {
+                    let kind = if program.size == 2 * prime.k() { CappedKernel::TwiddledPass } else { CappedKernel::SmallTwiddledPass };
+                    defaults::ptx_register_cap(prime.k(), variant, kind, opts)
+                })
                 .flatten(),
         });
     }

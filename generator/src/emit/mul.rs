@@ -90,12 +90,13 @@ fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart))
         )),
         None => c.line("/* (zl, zh) = x y mod p as lazy digits: the exact base-r carries of f_mul, then the last carry C\n * wraps around: -C = (-(C mod 2^e) + Cq delta) - Cq r with Cq = floor(C / 2^e), 2^e nearest to r. */"),
     }
+    let series = matches!(split, Some(MulSplit { form: SplitForm::Series { .. }, .. }));
     c.open(format!(
         "static inline __attribute__((always_inline)) void {}(ulong *zl, int *zh, const digit_t *x, const digit_t *y) {{",
         hp.mul_lazy()
     ));
     c.line("ulong ch = 0, cl = 0;");
-    products(c, a, &|c, i| match &split {
+    let per_coefficient = |c: &mut C, i: &str| match &split {
         Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, (sp, hp), *s, *terms, i),
         Some(sp @ MulSplit { form: SplitForm::Rounds(_), .. }) if super::series::rounds_in_ptx(a, sp) => {
             add_carry(c, a);
@@ -113,26 +114,46 @@ fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart))
             add_carry(c, a);
             c.line(format!("zl[{i}] = srgfn_sdivmod3(&ch, &cl, v0, v1, v2); zh[{i}] = 0;"));
         }
-    });
-    if let Some(MulSplit { form: SplitForm::Series { .. }, .. }) = split {
+    };
+    if a.karatsuba_lazy() {
+        debug_assert!(!series, "one Karatsuba level is for k above MulSplit::SERIES_MAX_K");
+        // the first chain's last carry C joins digits h and h + 1 as the second's wraps onto 0 and 1
+        let join = |c: &mut C, h: usize| {
+            c.line(format!("/* the first chain's last carry C = ch:cl joins digits {h} and {}: C mod 2^e - Cq delta, and Cq */", h + 1));
+            c.open("{");
+            fold_carry(c, e, delta, h, false);
+            c.close("}");
+        };
+        super::karatsuba::products(c, a, &per_coefficient, &join);
+    } else {
+        products(c, a, &per_coefficient);
+    }
+    if series {
         c.line("/* the last quotient C = ch:cl wraps around: digit 0 gets -C */");
         c.line("SRGFN_LZ_SUB(zl[0], zh[0], zl[0], zh[0], cl, (int)ch);");
-        c.close("}");
-        c.line("");
-        return;
+    } else {
+        c.line("/* wrap the carry C = ch:cl: digit 0 gets -(C mod 2^e) + Cq delta, digit 1 gets -Cq */");
+        fold_carry(c, e, delta, 0, true);
     }
-    c.line("/* wrap the carry C = ch:cl: digit 0 gets -(C mod 2^e) + Cq delta, digit 1 gets -Cq */");
+    c.close("}");
+    c.line("");
+}
+
+/// Adds the carry C = ch:cl to digits `digit` and `digit` + 1 (subtracts it
+/// where `negate`: the wrap r^k = −1) without a ripple: C = Cq 2^e + Cr and
+/// 2^e = r − delta give C = (Cr − Cq delta) + Cq r.
+fn fold_carry(c: &mut C, e: u32, delta: i128, digit: usize, negate: bool) {
     if e == 64 {
         c.line("const long Cq = (long)ch; const ulong Cr = cl;");
     } else {
         c.line(format!("const long Cq = (long)((ch << {}) | (cl >> {e})); const ulong Cr = cl & {:#x}UL;", 64 - e, (1u64 << e) - 1));
     }
     c.line(format!("const ulong dl = (ulong)Cq * (ulong){d}L; const int dh = (int)mul_hi(Cq, (long){d}L);", d = delta as i64));
-    c.line("SRGFN_LZ_SUB(zl[0], zh[0], zl[0], zh[0], Cr, 0);");
-    c.line("SRGFN_LZ_ADD(zl[0], zh[0], zl[0], zh[0], dl, dh);");
-    c.line("SRGFN_LZ_SUB(zl[1], zh[1], zl[1], zh[1], (ulong)Cq, (int)(Cq >> 63));");
-    c.close("}");
-    c.line("");
+    let (add, sub) = if negate { ("SRGFN_LZ_SUB", "SRGFN_LZ_ADD") } else { ("SRGFN_LZ_ADD", "SRGFN_LZ_SUB") };
+    let (d0, d1) = (digit, digit + 1);
+    c.line(format!("{add}(zl[{d0}], zh[{d0}], zl[{d0}], zh[{d0}], Cr, 0);"));
+    c.line(format!("{sub}(zl[{d0}], zh[{d0}], zl[{d0}], zh[{d0}], dl, dh);"));
+    c.line(format!("{add}(zl[{d1}], zh[{d1}], zl[{d1}], zh[{d1}], (ulong)Cq, (int)(Cq >> 63));"));
 }
 
 /// Operand splits a form needs before the products (limbs of every digit).
@@ -220,6 +241,9 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
         c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) ((v0) = (a).a0, (v1) = (a).a1, (v2) = (a).a2)");
         c.line("#define SRGFN_ACC_DIFF(v0, v1, v2, p, n) do { (v0) = (p).a0 - (n).a0; const ulong b0_ = (p).a0 < (n).a0; (v1) = (p).a1 - (n).a1 - b0_; \\");
         c.line("    (v2) = (p).a2 - (n).a2 - (((p).a1 < (n).a1) | (((p).a1 - (n).a1) < b0_)); } while (0)");
+        if a.karatsuba_lazy() {
+            super::karatsuba::accumulator_add(c, a);
+        }
         return;
     }
     c.line("typedef struct { uint e0, e1, e2, e3, e4, o1, o2, o3; } srgfn_acc;");
@@ -248,6 +272,9 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
     c.line("    \"shr.s32 s, %6, 31; mov.b64 %0, {d0, %3}; mov.b64 %1, {%4, %5}; mov.b64 %2, {%6, s}; }\" \\");
     c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2), \"+r\"(pe1_), \"+r\"(pe2_), \"+r\"(pe3_), \"+r\"(pe4_), \"+r\"(ne1_), \"+r\"(ne2_), \"+r\"(ne3_), \"+r\"(ne4_) \\");
     c.line("    : \"r\"((p).e0), \"r\"((n).e0), \"r\"((p).o1), \"r\"((p).o2), \"r\"((p).o3), \"r\"((n).o1), \"r\"((n).o2), \"r\"((n).o3)); } while (0)");
+    if a.karatsuba_lazy() {
+        super::karatsuba::accumulator_add(c, a);
+    }
 }
 
 /// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator);
