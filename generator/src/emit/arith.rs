@@ -22,6 +22,7 @@
 //!   base-r carries run through the coefficients (floor division by r with two
 //!   Möller–Granlund reciprocal steps), and the last carry folds back.
 
+use super::mul_split::MulSplit;
 use super::MulForm;
 use crate::prime::Prime;
 
@@ -77,14 +78,15 @@ impl ArithSpec {
     }
 
     /// Whether f_mul_lazy takes its products in one Karatsuba level
-    /// (`karatsuba.rs`): straight-line wide64 products of k = 16 (above
-    /// `MulSplit::SERIES_MAX_K`: its coefficients split in rounds or
-    /// exactly), where r < 2^63 keeps the digit sums of canonical inputs
-    /// below 2r ≤ 2^64.  H200, v48 (docs/perf/h200-v48/kara): 25% fewer
+    /// (`karatsuba.rs`): straight-line wide64 products above
+    /// [`MulSplit::SERIES_MAX_K`] (k = 16; its coefficients split in rounds
+    /// or exactly, whose carries two chains can take), where r < 2^63 keeps
+    /// the digit sums of canonical inputs below 2r ≤ 2^64.  H200, v48
+    /// (docs/perf/h200-v48): 25% fewer
     /// wide multiply-adds, 196 registers instead of 157, so its passes are
     /// capped at 168 ([`super::defaults::PTX_REGISTER_CAPS`]).
     pub fn karatsuba_lazy(&self) -> bool {
-        self.mul == MulForm::Wide64 && self.unrolled_mul() && self.k >= 16 && self.r < 1 << 63
+        self.mul == MulForm::Wide64 && self.unrolled_mul() && self.k > MulSplit::SERIES_MAX_K && self.r < 1 << 63
     }
 
     /// The O(k) operations (add, sub, shifts, folds, normalisation) as

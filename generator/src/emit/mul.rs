@@ -12,6 +12,9 @@ use super::MulForm;
 /// f_mul and, for the unrolled forms, f_mul_lazy.
 pub(super) fn render(c: &mut C, a: &ArithSpec) {
     accumulator(c, a);
+    if a.karatsuba_lazy() {
+        super::karatsuba::accumulator_add(c, a);
+    }
     mul(c, a);
     if a.unrolled_mul() {
         // f_mul_lazy, and f_mul_lazy_wide where the radix has a split for two-byte high parts
@@ -74,7 +77,9 @@ pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
 /// series, or split rounds above [`MulSplit::SERIES_MAX_K`]), else (`split`
 /// None) by the exact division; the last carry wraps around (r^k = −1)
 /// without a ripple: the series' whole quotient onto digit 0, the others'
-/// onto digits 0 and 1.
+/// onto digits 0 and 1.  Where [`ArithSpec::karatsuba_lazy`] holds (k = 16)
+/// the products take one Karatsuba level (`karatsuba.rs`) and the
+/// coefficients two carry chains.
 fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart)) {
     if let Some(sp) = &split {
         super::series::render_macros(c, a, (sp, hp));
@@ -116,7 +121,6 @@ fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart))
         }
     };
     if a.karatsuba_lazy() {
-        debug_assert!(!series, "one Karatsuba level is for k above MulSplit::SERIES_MAX_K");
         // the first chain's last carry C joins digits h and h + 1 as the second's wraps onto 0 and 1
         let join = |c: &mut C, h: usize| {
             c.line(format!("/* the first chain's last carry C = ch:cl joins digits {h} and {}: C mod 2^e - Cq delta, and Cq */", h + 1));
@@ -241,9 +245,6 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
         c.line("#define SRGFN_ACC_GET(a, v0, v1, v2) ((v0) = (a).a0, (v1) = (a).a1, (v2) = (a).a2)");
         c.line("#define SRGFN_ACC_DIFF(v0, v1, v2, p, n) do { (v0) = (p).a0 - (n).a0; const ulong b0_ = (p).a0 < (n).a0; (v1) = (p).a1 - (n).a1 - b0_; \\");
         c.line("    (v2) = (p).a2 - (n).a2 - (((p).a1 < (n).a1) | (((p).a1 - (n).a1) < b0_)); } while (0)");
-        if a.karatsuba_lazy() {
-            super::karatsuba::accumulator_add(c, a);
-        }
         return;
     }
     c.line("typedef struct { uint e0, e1, e2, e3, e4, o1, o2, o3; } srgfn_acc;");
@@ -272,9 +273,6 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
     c.line("    \"shr.s32 s, %6, 31; mov.b64 %0, {d0, %3}; mov.b64 %1, {%4, %5}; mov.b64 %2, {%6, s}; }\" \\");
     c.line("    : \"=l\"(v0), \"=l\"(v1), \"=l\"(v2), \"+r\"(pe1_), \"+r\"(pe2_), \"+r\"(pe3_), \"+r\"(pe4_), \"+r\"(ne1_), \"+r\"(ne2_), \"+r\"(ne3_), \"+r\"(ne4_) \\");
     c.line("    : \"r\"((p).e0), \"r\"((n).e0), \"r\"((p).o1), \"r\"((p).o2), \"r\"((p).o3), \"r\"((n).o1), \"r\"((n).o2), \"r\"((n).o3)); } while (0)");
-    if a.karatsuba_lazy() {
-        super::karatsuba::accumulator_add(c, a);
-    }
 }
 
 /// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator);
