@@ -88,8 +88,7 @@ fn accumulate(c: &mut C, acc: &str, ts: &Products, declare: bool) {
         c.line(format!("srgfn_acc {acc};"));
     }
     for (n, (xo, yo)) in ts.iter().enumerate() {
-        let first = declare && n == 0;
-        c.line(format!("SRGFN_ACC_{}({acc}, {}, {});", if first { "INIT" } else { "MAC" }, xo.c(), yo.c()));
+        c.line(super::mul::accumulate_product(acc, &xo.c(), &yo.c(), declare && n == 0));
     }
 }
 

@@ -278,7 +278,12 @@ pub(super) fn accumulator(c: &mut C, a: &ArithSpec) {
 /// `acc` += x_j y_l (64×64→128-bit product into the 192-bit accumulator);
 /// `first`: `acc` = x_j y_l.
 fn wide_product(acc: &str, j: &str, l: &str, first: bool) -> String {
-    format!("SRGFN_ACC_{}({acc}, x[{j}], y[{l}]);", if first { "INIT" } else { "MAC" })
+    accumulate_product(acc, &format!("x[{j}]"), &format!("y[{l}]"), first)
+}
+
+/// `acc` += xo·yo for 64-bit C expressions xo and yo; `first`: `acc` = xo·yo.
+pub(super) fn accumulate_product(acc: &str, xo: &str, yo: &str, first: bool) -> String {
+    format!("SRGFN_ACC_{}({acc}, {xo}, {yo});", if first { "INIT" } else { "MAC" })
 }
 
 /// The statements adding x_j y_l to the positive (neg = false) or negative
