@@ -45,8 +45,8 @@ mod transfer;
 pub(crate) use fourstep::min_log_n as min_split_log_n;
 pub use fourstep::{FourStep, FourStepStats};
 
-/// Kernels by (segments of a vector, radix number).
-type KernelMap = BTreeMap<(u32, u32), Arc<FieldKernels>>;
+/// Kernels by (segments of a vector, radix number, register caps).
+type KernelMap = BTreeMap<(u32, u32, bool), Arc<FieldKernels>>;
 
 /// Transforms and products over one prime on one device: the prime's
 /// kernels (emitted, and built on first use) and the options they were
@@ -215,18 +215,20 @@ impl Fft {
     pub(crate) fn kernels(&self) -> &FieldKernels {
         &self.kernels
     }
-    /// The kernels of `radix` for data vectors in `segments` (emitted on first use).
-    fn kernels_for(&self, segments: u32, radix: Radix) -> Result<Arc<FieldKernels>> {
+    /// The kernels of a plan of size 2^log_n ([`Fft::kernel_options_for`]:
+    /// its radix and register caps) for data vectors in `segments` (emitted
+    /// on first use).
+    fn kernels_for(&self, segments: u32, log_n: u32) -> Result<Arc<FieldKernels>> {
         let segments = segments.max(1);
-        if segments == 1 && radix == self.kernels.radix() {
+        let opts = KernelOptions { segments, ..self.kernel_options_for(log_n) };
+        if opts == self.kernels.options() {
             return Ok(self.kernels.clone());
         }
         let mut map = self.others.lock().expect("kernel map");
-        let key = (segments, radix.number() as u32);
+        let key = (segments, opts.radix.number() as u32, opts.register_caps);
         if let Some(k) = map.get(&key) {
             return Ok(k.clone());
         }
-        let opts = KernelOptions { segments, radix, ..self.kernels.options() };
         let k = Arc::new(FieldKernels::with_options(self.session(), self.prime(), opts)?);
         map.insert(key, k.clone());
         Ok(k)
@@ -269,9 +271,12 @@ impl Fft {
     }
 
     /// What the kernels of a plan of size 2^log_n are emitted for
-    /// ([`Fft::kernel_options`] at the size's radix, [`Fft::radix_for`]).
+    /// ([`Fft::kernel_options`] at the size's radix, [`Fft::radix_for`], with
+    /// the size's register caps, [`emit::plan_register_caps`], unless
+    /// `SRGFN_REGISTER_CAPS` sets them).
     pub fn kernel_options_for(&self, log_n: u32) -> KernelOptions {
-        KernelOptions { radix: self.radix_for(log_n), ..self.kernels.options() }
+        let register_caps = crate::kernels::register_caps_override().unwrap_or_else(|| emit::plan_register_caps(self.prime(), log_n));
+        KernelOptions { radix: self.radix_for(log_n), register_caps, ..self.kernels.options() }
     }
 
     /// The fusion a plan of size 2^log_n asks for: the caller's, else the
@@ -338,7 +343,7 @@ impl Fft {
         let variant = self.variant_for(n.trailing_zeros());
         // the launch tables' kernels too, as plans build them where memory allows
         let own: Vec<bool> = emit::launch_tables(variant, &shape).iter().map(Option::is_some).collect();
-        self.kernels_for(segments, self.radix_for(n.trailing_zeros()))?.prepare(variant, &shape, &own, Operations::All)
+        self.kernels_for(segments, n.trailing_zeros())?.prepare(variant, &shape, &own, Operations::All)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -414,7 +419,7 @@ impl Plan {
         let k = prime.k();
         let total = shape.n * batch;
         let seg = total / segments as usize;
-        let kernels = fft.kernels_for(segments, fft.radix_for(log_n))?;
+        let kernels = fft.kernels_for(segments, log_n)?;
         // a third vector for the last launch where the halves would otherwise wait for each other
         // before it (emit::plan_halves), where the device holds it; a failed allocation (the first
         // of the plan's) leaves the plan without it

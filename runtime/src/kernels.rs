@@ -153,6 +153,13 @@ pub(crate) fn default_ptx(session: &Session) -> bool {
     session.device.is_nvidia() && std::env::var("SRGFN_PTX").map_or(true, |v| v != "0")
 }
 
+/// `SRGFN_REGISTER_CAPS`: `1` gives every plan the register caps of
+/// `emit::PTX_REGISTER_CAPS`, `0` none; unset or empty, each plan its size's
+/// (`emit::plan_register_caps`).  For measurements, as `SRGFN_PTX` is.
+pub(crate) fn register_caps_override() -> Option<bool> {
+    std::env::var("SRGFN_REGISTER_CAPS").ok().filter(|v| !v.is_empty()).map(|v| v != "0")
+}
+
 /// The emitted kernels of one prime and radix on a session; programs are
 /// compiled on first use (and cached by the session).  Each launcher checks
 /// its arguments against the kernel's signature and enqueues it on raw

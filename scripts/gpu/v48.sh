@@ -1,8 +1,9 @@
 #!/bin/bash
 # v48 (device machine, .gpu carried): build options of one binary against each other, k = 8's and
 # k = 16's defaults, one process per configuration, the first with both baselines.
-#   CONFIGS: "name:options[:binary] …", the binary under .gpu (default srgfn; default configs: base,
-#     a quarter of the products left out, no products)
+#   CONFIGS: "name:options[:binary[:VAR=value,…]] …", the binary under .gpu (default srgfn), the
+#     environment its process gets besides SRGFN_CL_OPTIONS=options (v49: SRGFN_REGISTER_CAPS=0);
+#     default configs: base, a quarter of the products left out, no products
 #     v48's first call: CONFIGS="base: pf384:-DSRGFN_EXP_L2PF=384 pf1024:-DSRGFN_EXP_L2PF=1024"
 #   TAG: the folder under $OUT (default v48); KS: the primes' k (default "8 16");
 #   LOGS8, LOGS16: the first and last log2 N (default "18 24", "18 22")
@@ -18,9 +19,9 @@ for k in ${KS:-8 16}; do
   L="--min-log $lo --max-log $hi"
   extra=""
   for c in $CONFIGS; do
-    IFS=: read -r name o bin <<< "$c"
+    IFS=: read -r name o bin envs <<< "$c"
     cache=/tmp/cache-$name; mkdir -p $cache; chmod 700 $cache
-    SRGFN_CACHE_DIR=$cache SRGFN_CL_OPTIONS="$o" timeout 280 ./.gpu/${bin:-srgfn} bench --prime "$P" $L --default-variant $extra \
+    env ${envs//,/ } SRGFN_CACHE_DIR=$cache SRGFN_CL_OPTIONS="$o" timeout 280 ./.gpu/${bin:-srgfn} bench --prime "$P" $L --default-variant $extra \
       --reps 20 --json $R/$name-$k.json > $R/$name-$k.txt 2>&1
     stamp "$name-$k rc=$?"
     extra="--no-baselines"

@@ -150,7 +150,8 @@ pub enum CappedKernel {
 ///   pass alone made it 2–5% faster (`kara168/`), and with the small
 ///   radices' passes capped too 5–6% faster from 2^18 and 1–2% at 2^16 and
 ///   2^17 (`final/`: 2^20 0.7810 → 0.7325 ms, 2^22 3.897 → 3.651).  A k = 16
-///   prime with r ≥ 2^63 keeps the schoolbook form, below the cap.
+///   prime with r ≥ 2^63 keeps the schoolbook form, below the cap.  Plans
+///   below 2^18 run them uncapped ([`REGISTER_CAPS_MIN_LOG_N`], v49).
 ///
 /// Every cap tried on the other defaults was slower or within noise: k = 2
 /// local 48 and 64, k = 4 local 64–80, k = 16 table 104–128 (−6 to −27%,
@@ -166,10 +167,28 @@ pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 7] = [
     (8, Variant::Table, Radix::R2, CappedKernel::Pair, 72),
 ];
 
+/// (k, smallest log2 N) from which a plan's kernels carry the caps of
+/// [`PTX_REGISTER_CAPS`]; smaller plans build the same files uncapped.  A
+/// cap buys a third work-group per SM where a launch has waves of them to
+/// fill; a launch of few work-groups pays only its spills.  k = 16 (H200,
+/// v49, docs/perf/h200-v49/caps, two processes each): uncapped 2^16 in
+/// 0.0634–0.0637 ms against 0.0645–0.0659 capped, 2^17 0.1205–0.1211
+/// against 0.1240–0.1243, but 2^18 0.2230 against 0.2072 and 2^20 0.8155
+/// against 0.7310–0.7317.  (A radix-32 launch at 2^17 has 512 work-groups
+/// of 128: uncapped, two nearly full waves of two per SM on 132 SMs;
+/// capped, a full wave of three per SM and a second 29% full.)
+pub const REGISTER_CAPS_MIN_LOG_N: [(usize, u32); 1] = [(16, 18)];
+
+/// Whether the kernels of a plan of size 2^log_n carry their register caps
+/// ([`REGISTER_CAPS_MIN_LOG_N`]; every size of a k not listed there).
+pub fn plan_register_caps(prime: &Prime, log_n: u32) -> bool {
+    REGISTER_CAPS_MIN_LOG_N.iter().find(|&&(k, _)| k == prime.k()).is_none_or(|&(_, min)| log_n >= min)
+}
+
 /// The register cap of `kernel` of `variant` (see [`PTX_REGISTER_CAPS`]):
-/// only where the kernels use PTX.
+/// only where the kernels use PTX and carry caps ([`super::KernelOptions::register_caps`]).
 pub fn ptx_register_cap(k: usize, variant: Variant, kernel: CappedKernel, opts: &super::KernelOptions) -> Option<u32> {
-    if !opts.ptx {
+    if !opts.ptx || !opts.register_caps {
         return None;
     }
     PTX_REGISTER_CAPS.iter().find(|&&(ck, cv, cr, ckind, _)| (ck, cv, cr, ckind) == (k, variant, opts.radix, kernel)).map(|c| c.4)
@@ -591,7 +610,24 @@ mod tests {
                         if ptx { vec![RegisterCap { kernel: format!("dft{n}_r2_table"), registers: 168 }] } else { Vec::new() };
                     assert_eq!(f.ptx_register_caps, want, "{expr} DFT_{n} ptx {ptx}");
                     assert_eq!(f.source.contains("one Karatsuba level (emit/karatsuba.rs)"), kara, "{expr} DFT_{n}");
+                    // uncapped (plans below 2^18): the same kernels without caps, and a source of
+                    // its own (the caps' comment line), so that the program cache keeps both builds
+                    let uncapped = emit_dft(&prime, n, Variant::Table, &KernelOptions { register_caps: false, ..opts }).unwrap();
+                    assert!(uncapped.ptx_register_caps.is_empty(), "{expr} DFT_{n} ptx {ptx}");
+                    assert_eq!(uncapped.source != f.source, ptx, "{expr} DFT_{n} ptx {ptx}");
                 }
+            }
+        }
+    }
+
+    /// Plans carry their register caps from [`REGISTER_CAPS_MIN_LOG_N`]'s
+    /// size on for k = 16, at every size for the other k.
+    #[test]
+    fn register_caps_follow_the_plan_size() {
+        for k in [2usize, 4, 8, 16, 32, 64, 128] {
+            let prime = crate::catalog_prime(k).unwrap();
+            for log_n in 10..=24u32 {
+                assert_eq!(plan_register_caps(prime, log_n), k != 16 || log_n >= 18, "k = {k}, 2^{log_n}");
             }
         }
     }

@@ -41,9 +41,9 @@ pub use auxiliary::{aux_file, aux_files};
 pub use context::mg_reciprocal;
 pub use defaults::{
     check_fuse, default_radix, fuse_default, half_min_p, has_fused, has_launch_table_passes, launch_tables, plan_fuses, plan_halves,
-    plan_radix, plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, CappedKernel, DIGITS_DEFAULT_MIN_K,
-    FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_OVERLAPS, PTX_REGISTER_CAPS, TABLE_PAIRS_DEFAULT_LOG_N,
-    TABLE_RADIX_MIN_LOG_N, TABLE_WARP_DEFAULT_MIN_LOG_N,
+    plan_radix, plan_register_caps, plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, CappedKernel,
+    DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_OVERLAPS, PTX_REGISTER_CAPS,
+    REGISTER_CAPS_MIN_LOG_N, TABLE_PAIRS_DEFAULT_LOG_N, TABLE_RADIX_MIN_LOG_N, TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
@@ -300,12 +300,23 @@ pub struct KernelOptions {
     /// edge inputs almost never take.  The runtime's plans never set it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub every_second_round: bool,
+    /// Whether the kernels carry the register caps of
+    /// [`defaults::PTX_REGISTER_CAPS`] (with PTX only).  A plan sets it by its
+    /// size ([`defaults::plan_register_caps`]): the caps pay where a launch
+    /// has waves of work-groups to fill, not below.
+    #[serde(skip_serializing_if = "is_true")]
+    pub register_caps: bool,
+}
+
+/// Serde's test for a field written only where it is false.
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl KernelOptions {
     /// Options without PTX, vectors whole.
     pub fn new(radix: Radix, mul: MulForm) -> KernelOptions {
-        KernelOptions { radix, mul, ptx: false, segments: 1, warp_emulation: false, every_second_round: false }
+        KernelOptions { radix, mul, ptx: false, segments: 1, warp_emulation: false, every_second_round: false, register_caps: true }
     }
 }
 
