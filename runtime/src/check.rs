@@ -96,13 +96,13 @@ pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
 }
 
 /// The large sizes checked for a prime: the least 2^a ≥ 2^16 whose plans
-/// hold [`emit::HALVES_MIN_DIGITS`] digits (where default plans start to run
+/// hold [`emit::halves_min_digits`] digits (where default plans start to run
 /// launches in halves, the digits variant's where the device holds a third
 /// vector, `emit::plan_halves`; for k ≤ 8 also the table variant's launch
 /// tables and the superblock order), and 2^(a+1), so that one of them is a
 /// power of K or not as the other is not; within the prime's two-adicity.
 pub fn large_sizes(prime: &Prime) -> Vec<usize> {
-    let a = (emit::HALVES_MIN_DIGITS / prime.k()).max(1 << 16).trailing_zeros();
+    let a = (emit::halves_min_digits(prime.k()) / prime.k()).max(1 << 16).trailing_zeros();
     (a..=a + 1).filter(|&l| l <= prime.two_adicity()).map(|l| 1usize << l).collect()
 }
 
@@ -494,7 +494,7 @@ mod tests {
     use super::*;
 
     /// The large sizes of every catalog prime: two consecutive powers of two
-    /// from 2^16, the first the least holding HALVES_MIN_DIGITS digits; there
+    /// from 2^16, the first the least holding `halves_min_digits` digits; there
     /// the default plan of every radix runs launches in halves (the digits
     /// variant's with a third vector for its last launch, `emit::plan_halves`),
     /// and for k ≤ 8 the table variant's plan reads launch tables.
@@ -505,8 +505,9 @@ mod tests {
             assert_eq!(sizes.len(), 2, "{prime}");
             let (a, b) = (sizes[0], sizes[1]);
             assert_eq!(b, 2 * a, "{prime}");
-            assert!(a >= 1 << 16 && a * prime.k() >= emit::HALVES_MIN_DIGITS, "{prime}: {a}");
-            assert!(a == 1 << 16 || a / 2 * prime.k() < emit::HALVES_MIN_DIGITS, "{prime}: {a} is not the least");
+            let min = emit::halves_min_digits(prime.k());
+            assert!(a >= 1 << 16 && a * prime.k() >= min, "{prime}: {a}");
+            assert!(a == 1 << 16 || a / 2 * prime.k() < min, "{prime}: {a} is not the least");
             for radix in [Radix::R2, Radix::R4] {
                 let variant = variants_for(prime)[0];
                 for n in [a, b] {

@@ -337,8 +337,24 @@ pub fn plan_shape(
 /// v23 on the H200: k = 4 at 2^17 (2^19 digits) +100%, k = 64 at 2^15 (2^21)
 /// +14%, k = 16 at 2^17 (2^21) +1%; from 2^22 digits −1 to −9% (k = 8
 /// 2^19 … 2^24, k = 4 2^20 … 2^24 and k = 2 2^21 … 2^24 with their fused launches in halves,
-/// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).
+/// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).  k = 16 from fewer
+/// ([`HALVES_MIN_DIGITS_BY_K`]).
 pub const HALVES_MIN_DIGITS: usize = 1 << 22;
+
+/// (k, digits) where a k's plans run in halves from fewer digits than
+/// [`HALVES_MIN_DIGITS`].  k = 16 from 2^21 (N = 2^17; H200, v49,
+/// docs/perf/h200-v49/halves, two processes each): 0.1141 and 0.1140 ms in
+/// halves against 0.1208 and 0.1207 whole, since its plans below 2^18 run
+/// their kernels uncapped ([`REGISTER_CAPS_MIN_LOG_N`]), two work-groups
+/// per SM and two waves per launch; at 2^16 halves were slower (0.0726 and
+/// 0.0972 against 0.0646 and 0.0652).
+pub const HALVES_MIN_DIGITS_BY_K: [(usize, usize); 1] = [(16, 1 << 21)];
+
+/// The digits (N · batch · k) from which plans of `k` run in halves by
+/// default ([`HALVES_MIN_DIGITS_BY_K`], else [`HALVES_MIN_DIGITS`]).
+pub fn halves_min_digits(k: usize) -> usize {
+    HALVES_MIN_DIGITS_BY_K.iter().find(|&&(bk, _)| bk == k).map_or(HALVES_MIN_DIGITS, |&(_, d)| d)
+}
 
 /// By default a plan runs in halves only where at least this many of its
 /// boundaries between two half-launches overlap: those before which the
@@ -427,7 +443,7 @@ pub fn has_launch_table_passes(k: usize, variant: Variant) -> bool {
 /// halves side by side ([`PlanShape::halves`] with [`half_min_p`]): never
 /// with `choice` `Some(false)`; with `Some(true)` wherever the plan allows
 /// it; by default where the launches overlap as often and are as large as
-/// [`HALVES_MIN_OVERLAPS`] and [`HALVES_MIN_DIGITS`] ask.  With `spare` (the
+/// [`HALVES_MIN_OVERLAPS`] and [`halves_min_digits`] ask.  With `spare` (the
 /// device holds a third vector) the last launch writes a buffer of its own
 /// where the queues would otherwise wait for each other before it
 /// ([`Halves::spare_last`]: the element-major plans, whose last launch
@@ -444,7 +460,7 @@ pub fn plan_halves(prime: &Prime, variant: Variant, radix: Radix, shape: &PlanSh
         return Some(halves);
     }
     let overlaps = (halves.from + 1..layouts.len()).filter(|&j| !halves.joins_before(&layouts, j)).count();
-    (overlaps >= HALVES_MIN_OVERLAPS && shape.n * shape.batch * shape.k >= HALVES_MIN_DIGITS).then_some(halves)
+    (overlaps >= HALVES_MIN_OVERLAPS && shape.n * shape.batch * shape.k >= halves_min_digits(prime.k())).then_some(halves)
 }
 
 #[cfg(test)]
@@ -685,5 +701,9 @@ mod tests {
         }
         assert!(halves(16, 20, Variant::Table, None, false).is_some());
         assert_eq!(halves(8, 20, Variant::Table, Some(false), true), None);
+        // k = 16 from 2^21 digits (HALVES_MIN_DIGITS_BY_K), the other k from 2^22
+        assert!(halves(16, 17, Variant::Table, None, false).is_some() && halves(16, 16, Variant::Table, None, false).is_none());
+        assert!(halves(8, 18, Variant::Table, None, true).is_none());
+        assert_eq!((halves_min_digits(16), halves_min_digits(8), halves_min_digits(32)), (1 << 21, 1 << 22, 1 << 22));
     }
 }
