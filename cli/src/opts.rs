@@ -205,7 +205,7 @@ pub struct KernelOpts {
     /// Two passes per launch (local variant; table variant with PTX, k ≤ 8) [default: where measured faster: the local variant of k ≤ 8, k = 8 table 2^16–2^18 at radix 4, 2^16–2^17 at radix 2].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
-    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more, 2^21 for k = 16].
+    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^21 digits or more, 2^22 for k = 64 and 128].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
     /// Halves from the first launch of a forward transform from the superblock order, split by a bit the next launches keep above p [default: on from 2^23 digits (N·k) where the plan runs in halves and the device holds a third vector, in quarters up to 2^24 digits].

@@ -47,7 +47,7 @@ pub struct PlanArgs {
     /// Two passes per launch, as the default kernels (the prime's default radix and variant) run them [default: where measured faster].
     #[arg(long, value_enum)]
     pub fuse: Option<FuseArg>,
-    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^22 digits or more, 2^21 for k = 16].
+    /// Later launches as two halves side by side on two queues [default: on where a plan has at least two such launches of 2^21 digits or more, 2^22 for k = 64 and 128].
     #[arg(long, value_enum)]
     pub halves: Option<HalvesArg>,
     /// Halves from the first launch of a forward transform from the superblock order [default: on from 2^23 digits (N·k) where the plan runs in halves, the later launches in quarters up to 2^24 digits].

@@ -337,18 +337,25 @@ pub fn plan_shape(
 /// v23 on the H200: k = 4 at 2^17 (2^19 digits) +100%, k = 64 at 2^15 (2^21)
 /// +14%, k = 16 at 2^17 (2^21) +1%; from 2^22 digits −1 to −9% (k = 8
 /// 2^19 … 2^24, k = 4 2^20 … 2^24 and k = 2 2^21 … 2^24 with their fused launches in halves,
-/// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).  k = 16 from fewer
+/// k = 16 2^18 … 2^22, k = 64 2^16 … 2^19).  v49 on the H200 (kernels and
+/// host since changed; docs/perf/h200-v49/halves-k, halves on and off
+/// alternated, two processes each) moved it to 2^21 digits: k = 2 at 2^20
+/// 0.1647–0.1658 ms in halves against 0.1715–0.1718 whole, k = 4 at 2^19
+/// 0.1028–0.1064 against 0.1070–0.1078, k = 8 at 2^18 0.0921–0.0937
+/// against 0.0966–0.0968, k = 16 at 2^17 0.1140–0.1169 against 0.1207–0.1214
+/// (its plans below 2^18 run uncapped, [`REGISTER_CAPS_MIN_LOG_N`]), k = 32
+/// at 2^16 0.1580–0.1589 against 0.1676–0.1692; at 2^20 digits slower or
+/// level (k = 16 at 2^16 0.0726 against 0.0646, k = 8 at 2^17 0.0608–0.0673
+/// against 0.0610–0.0613).  k = 64 and 128 keep 2^22
 /// ([`HALVES_MIN_DIGITS_BY_K`]).
-pub const HALVES_MIN_DIGITS: usize = 1 << 22;
+pub const HALVES_MIN_DIGITS: usize = 1 << 21;
 
-/// (k, digits) where a k's plans run in halves from fewer digits than
-/// [`HALVES_MIN_DIGITS`].  k = 16 from 2^21 (N = 2^17; H200, v49,
-/// docs/perf/h200-v49/halves, two processes each): 0.1141 and 0.1140 ms in
-/// halves against 0.1208 and 0.1207 whole, since its plans below 2^18 run
-/// their kernels uncapped ([`REGISTER_CAPS_MIN_LOG_N`]), two work-groups
-/// per SM and two waves per launch; at 2^16 halves were slower (0.0726 and
-/// 0.0972 against 0.0646 and 0.0652).
-pub const HALVES_MIN_DIGITS_BY_K: [(usize, usize); 1] = [(16, 1 << 21)];
+/// (k, digits) where a k's plans run in halves from more digits than
+/// [`HALVES_MIN_DIGITS`]: k = 64 and 128 from 2^22 (H200, v49,
+/// docs/perf/h200-v49/halves-k: at 2^21 digits, k = 64 at 2^15 0.2333–0.2346
+/// ms in halves against 0.2288–0.2307 whole, k = 128 at 2^14 0.3415–0.3418
+/// against 0.3333–0.3335; at 2^22 digits 7% faster in halves).
+pub const HALVES_MIN_DIGITS_BY_K: [(usize, usize); 2] = [(64, 1 << 22), (128, 1 << 22)];
 
 /// The digits (N · batch · k) from which plans of `k` run in halves by
 /// default ([`HALVES_MIN_DIGITS_BY_K`], else [`HALVES_MIN_DIGITS`]).
@@ -669,12 +676,12 @@ mod tests {
     }
 
     /// By default halves run only where two half-launches follow each other
-    /// without a join.  The digits plans of 2^22 digits and more (k = 32 from
-    /// 2^17, k = 64 from 2^16, k = 128 from 2^15), whose halved launches end
-    /// in the last, layout-changing one, run in halves where their last
+    /// without a join.  The digits plans from [`halves_min_digits`] (k = 32
+    /// from 2^16, k = 64 from 2^16, k = 128 from 2^15), whose halved launches
+    /// end in the last, layout-changing one, run in halves where their last
     /// launch has a buffer of its own (the queues then join nowhere), and
     /// otherwise whole unless asked.  The digit-major plans of k = 8 and 16
-    /// from 2^22 digits keep their halves and need no such buffer.
+    /// from 2^21 digits keep their halves and need no such buffer.
     #[test]
     fn halves_by_default_only_where_half_launches_overlap() {
         let opts = KernelOptions::new(Radix::R4, MulForm::Wide64);
@@ -684,7 +691,7 @@ mod tests {
         let halves = |k: usize, log_n: u32, variant: Variant, choice: Option<bool>, spare: bool| {
             plan_halves(crate::catalog_prime(k).unwrap(), variant, Radix::R4, &shape(k, log_n, variant), choice, spare)
         };
-        for (k, sizes) in [(32usize, 17..=20u32), (64, 16..=18), (128, 15..=16)] {
+        for (k, sizes) in [(32usize, 16..=20u32), (64, 16..=18), (128, 15..=16)] {
             for log_n in sizes {
                 let at = format!("k = {k}, 2^{log_n}");
                 assert_eq!(halves(k, log_n, Variant::Digits, None, false), None, "{at}");
@@ -695,15 +702,17 @@ mod tests {
                 assert!((0..layouts.len()).all(|j| !spare.joins_before(&layouts, j)), "{at}");
             }
         }
-        for log_n in 19..=24 {
+        for log_n in 18..=24 {
             let h = halves(8, log_n, Variant::Table, None, true).expect("k = 8 in halves");
             assert!(!h.spare_last, "k = 8, 2^{log_n}");
         }
         assert!(halves(16, 20, Variant::Table, None, false).is_some());
         assert_eq!(halves(8, 20, Variant::Table, Some(false), true), None);
-        // k = 16 from 2^21 digits (HALVES_MIN_DIGITS_BY_K), the other k from 2^22
+        // from 2^21 digits, k = 64 and 128 from 2^22 (HALVES_MIN_DIGITS_BY_K)
         assert!(halves(16, 17, Variant::Table, None, false).is_some() && halves(16, 16, Variant::Table, None, false).is_none());
-        assert!(halves(8, 18, Variant::Table, None, true).is_none());
-        assert_eq!((halves_min_digits(16), halves_min_digits(8), halves_min_digits(32)), (1 << 21, 1 << 22, 1 << 22));
+        assert!(halves(8, 18, Variant::Table, None, true).is_some() && halves(8, 17, Variant::Table, None, true).is_none());
+        assert!(halves(64, 15, Variant::Digits, None, true).is_none() && halves(64, 16, Variant::Digits, None, true).is_some());
+        let digits: Vec<usize> = [2, 4, 8, 16, 32, 64, 128].into_iter().map(halves_min_digits).collect();
+        assert_eq!(digits, [1 << 21, 1 << 21, 1 << 21, 1 << 21, 1 << 21, 1 << 22, 1 << 22]);
     }
 }
