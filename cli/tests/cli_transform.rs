@@ -509,7 +509,8 @@ fn split_over_two_contexts_matches_one_device_and_the_host() {
 
 /// `srgfn check` on the default device (a CPU in CI): the large sizes only
 /// when asked (`--large on`; by default on GPUs), each a passing case at its
-/// points; without them none (k = 2, table variant: 2^21 and 2^22).
+/// points; without them none (k = 2, table variant: 2^20 and 2^21, the
+/// least size of `emit::halves_min_digits` digits and the next).
 #[test]
 fn check_runs_its_large_sizes_when_asked() {
     let k2 = "(2^63+2^53)^2+1";
@@ -533,10 +534,10 @@ fn check_runs_its_large_sizes_when_asked() {
     assert_eq!(
         on,
         [
+            "r2 table forward+inverse N=2^20 at points",
             "r2 table forward+inverse N=2^21 at points",
-            "r2 table forward+inverse N=2^22 at points",
-            "r4 table forward+inverse N=2^21 at points",
-            "r4 table forward+inverse N=2^22 at points"
+            "r4 table forward+inverse N=2^20 at points",
+            "r4 table forward+inverse N=2^21 at points"
         ]
     );
     assert!(run(Some("off")).is_empty());
