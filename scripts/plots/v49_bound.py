@@ -6,12 +6,12 @@ stages and normalisations kept), v48's linear extrapolation of its `skipq` savin
 multiply-add, and v48's plans without any twiddle product (`noprod`), each over the small primes' time
 of its own call (below 1: faster than the small primes).  Writes docs/img/v49-bound.svg."""
 import json, os
-from ratio import over_small_primes
+from ratio import ROOT, over_small_primes
 import v48_bound
 
-ROOT = os.path.join(os.path.dirname(__file__), '..', '..')
 NOMAC = os.path.join(ROOT, 'docs', 'perf', 'h200-v49', 'nomac')
-SERIES = [  # label, colour, dash
+# label, colour, dash of each line, in the order ratios() gives them
+SERIES = [
     ('srgfn (a3c5b3f, same call)', '#4c78a8', ''),
     ('multiply-adds free (measured)', '#e45756', ''),
     ('free, v48 extrapolated', '#e45756', '5,4'),
