@@ -215,12 +215,12 @@ impl Fft {
     pub(crate) fn kernels(&self) -> &FieldKernels {
         &self.kernels
     }
-    /// The kernels of a plan of size 2^log_n ([`Fft::kernel_options_for`]:
-    /// its radix and register caps) for data vectors in `segments` (emitted
-    /// on first use).
-    fn kernels_for(&self, segments: u32, log_n: u32) -> Result<Arc<FieldKernels>> {
+    /// The kernels of a plan of `batch` vectors of size 2^log_n
+    /// ([`Fft::kernel_options_for`]: its radix and register caps) for data
+    /// vectors in `segments` (emitted on first use).
+    fn kernels_for(&self, segments: u32, log_n: u32, batch: usize) -> Result<Arc<FieldKernels>> {
         let segments = segments.max(1);
-        let opts = KernelOptions { segments, ..self.kernel_options_for(log_n) };
+        let opts = KernelOptions { segments, ..self.kernel_options_for_batch(log_n, batch) };
         if opts == self.kernels.options() {
             return Ok(self.kernels.clone());
         }
@@ -275,7 +275,14 @@ impl Fft {
     /// the size's register caps, [`emit::plan_register_caps`], unless
     /// `SRGFN_REGISTER_CAPS` sets them).
     pub fn kernel_options_for(&self, log_n: u32) -> KernelOptions {
-        let register_caps = crate::kernels::register_caps_override().unwrap_or_else(|| emit::plan_register_caps(self.prime(), log_n));
+        self.kernel_options_for_batch(log_n, 1)
+    }
+
+    /// [`Fft::kernel_options_for`] of a plan of `batch` vectors: its register
+    /// caps by the elements its launches cover (N·batch).
+    fn kernel_options_for_batch(&self, log_n: u32, batch: usize) -> KernelOptions {
+        let elements = (1usize << log_n).saturating_mul(batch);
+        let register_caps = crate::kernels::register_caps_override().unwrap_or_else(|| emit::plan_register_caps(self.prime(), elements));
         KernelOptions { radix: self.radix_for(log_n), register_caps, ..self.kernels.options() }
     }
 
@@ -343,7 +350,7 @@ impl Fft {
         let variant = self.variant_for(n.trailing_zeros());
         // the launch tables' kernels too, as plans build them where memory allows
         let own: Vec<bool> = emit::launch_tables(variant, &shape).iter().map(Option::is_some).collect();
-        self.kernels_for(segments, n.trailing_zeros())?.prepare(variant, &shape, &own, Operations::All)
+        self.kernels_for(segments, n.trailing_zeros(), 1)?.prepare(variant, &shape, &own, Operations::All)
     }
 
     /// A plan for `batch` vectors of size `n` (a power of two allowed by the
@@ -419,7 +426,7 @@ impl Plan {
         let k = prime.k();
         let total = shape.n * batch;
         let seg = total / segments as usize;
-        let kernels = fft.kernels_for(segments, log_n)?;
+        let kernels = fft.kernels_for(segments, log_n, batch)?;
         // a third vector for the last launch where the halves would otherwise wait for each other
         // before it (emit::plan_halves), where the device holds it; a failed allocation (the first
         // of the plan's) leaves the plan without it

@@ -167,10 +167,11 @@ pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 7] = [
     (8, Variant::Table, Radix::R2, CappedKernel::Pair, 72),
 ];
 
-/// (k, smallest log2 N) from which a plan's kernels carry the caps of
-/// [`PTX_REGISTER_CAPS`]; smaller plans build the same files uncapped.  A
-/// cap buys a third work-group per SM where a launch has waves of them to
-/// fill; a launch of few work-groups pays only its spills.  k = 16 (H200,
+/// (k, smallest log2 of N·batch, the elements each launch covers) from which
+/// a plan's kernels carry the caps of [`PTX_REGISTER_CAPS`]; smaller plans
+/// build the same files uncapped.  A cap buys a third work-group per SM
+/// where a launch has waves of them to fill; a launch of few work-groups
+/// pays only its spills.  k = 16 (H200,
 /// v49, docs/perf/h200-v49/caps, two processes each): uncapped 2^16 in
 /// 0.0634–0.0637 ms against 0.0645–0.0659 capped, 2^17 0.1205–0.1211
 /// against 0.1240–0.1243, but 2^18 0.2230 against 0.2072 and 2^20 0.8155
@@ -179,10 +180,13 @@ pub const PTX_REGISTER_CAPS: [(usize, Variant, Radix, CappedKernel, u32); 7] = [
 /// capped, a full wave of three per SM and a second 29% full.)
 pub const REGISTER_CAPS_MIN_LOG_N: [(usize, u32); 1] = [(16, 18)];
 
-/// Whether the kernels of a plan of size 2^log_n carry their register caps
-/// ([`REGISTER_CAPS_MIN_LOG_N`]; every size of a k not listed there).
-pub fn plan_register_caps(prime: &Prime, log_n: u32) -> bool {
-    REGISTER_CAPS_MIN_LOG_N.iter().find(|&&(k, _)| k == prime.k()).is_none_or(|&(_, min)| log_n >= min)
+/// Whether the kernels of a plan whose launches cover `elements` = N·batch
+/// elements carry their register caps ([`REGISTER_CAPS_MIN_LOG_N`]; every
+/// size of a k not listed there).  The measurements were of single vectors;
+/// a batch of small vectors makes launches of as many work-groups as one
+/// vector of their total size.
+pub fn plan_register_caps(prime: &Prime, elements: usize) -> bool {
+    REGISTER_CAPS_MIN_LOG_N.iter().find(|&&(k, _)| k == prime.k()).is_none_or(|&(_, min)| elements >= 1 << min)
 }
 
 /// The register cap of `kernel` of `variant` (see [`PTX_REGISTER_CAPS`]):
@@ -644,15 +648,18 @@ mod tests {
     }
 
     /// Plans carry their register caps from [`REGISTER_CAPS_MIN_LOG_N`]'s
-    /// size on for k = 16, at every size for the other k.
+    /// size on for k = 16 (N·batch: 2^16 × 4 as 2^18), at every size for the
+    /// other k.
     #[test]
     fn register_caps_follow_the_plan_size() {
         for k in [2usize, 4, 8, 16, 32, 64, 128] {
             let prime = crate::catalog_prime(k).unwrap();
             for log_n in 10..=24u32 {
-                assert_eq!(plan_register_caps(prime, log_n), k != 16 || log_n >= 18, "k = {k}, 2^{log_n}");
+                assert_eq!(plan_register_caps(prime, 1 << log_n), k != 16 || log_n >= 18, "k = {k}, 2^{log_n}");
             }
         }
+        let k16 = crate::catalog_prime(16).unwrap();
+        assert!(plan_register_caps(k16, (1 << 16) * 4) && !plan_register_caps(k16, (1 << 16) * 3));
     }
 
     /// The launches that write in another layout than the launch before read:
