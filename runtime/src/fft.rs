@@ -159,6 +159,7 @@ impl Fft {
             ..KernelOptions::new(radix, mul)
         };
         let kernels = FieldKernels::with_options(session, prime, kopts)?;
+        crate::kernels::register_caps_override()?;
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {
@@ -282,7 +283,9 @@ impl Fft {
     /// caps by the elements its launches cover (N·batch).
     fn kernel_options_for_batch(&self, log_n: u32, batch: usize) -> KernelOptions {
         let elements = (1usize << log_n).saturating_mul(batch);
-        let register_caps = crate::kernels::register_caps_override().unwrap_or_else(|| emit::plan_register_caps(self.prime(), elements));
+        // checked when the Fft was created (Fft::with_options)
+        let chosen = crate::kernels::register_caps_override().ok().flatten();
+        let register_caps = chosen.unwrap_or_else(|| emit::plan_register_caps(self.prime(), elements));
         KernelOptions { radix: self.radix_for(log_n), register_caps, ..self.kernels.options() }
     }
 

@@ -153,11 +153,22 @@ pub(crate) fn default_ptx(session: &Session) -> bool {
     session.device.is_nvidia() && std::env::var("SRGFN_PTX").map_or(true, |v| v != "0")
 }
 
-/// `SRGFN_REGISTER_CAPS`: `1` gives every plan the register caps of
-/// `emit::PTX_REGISTER_CAPS`, `0` none; unset or empty, each plan its size's
-/// (`emit::plan_register_caps`).  For measurements, as `SRGFN_PTX` is.
-pub(crate) fn register_caps_override() -> Option<bool> {
-    std::env::var("SRGFN_REGISTER_CAPS").ok().filter(|v| !v.is_empty()).map(|v| v != "0")
+/// `SRGFN_REGISTER_CAPS`: `1` (or `on`) gives every plan the register caps
+/// of `emit::PTX_REGISTER_CAPS`, `0` (or `off`) none; unset or empty, each
+/// plan its size's (`emit::plan_register_caps`).  For measurements, as
+/// `SRGFN_PTX` is.  Any other value is an error ([`crate::Fft`] refuses it
+/// when it is created).
+pub(crate) fn register_caps_override() -> Result<Option<bool>> {
+    parse_register_caps(&std::env::var("SRGFN_REGISTER_CAPS").unwrap_or_default())
+}
+
+fn parse_register_caps(value: &str) -> Result<Option<bool>> {
+    match value.trim() {
+        "" => Ok(None),
+        "1" | "on" => Ok(Some(true)),
+        "0" | "off" => Ok(Some(false)),
+        other => Err(Error::option(format!("SRGFN_REGISTER_CAPS: '{other}' is neither 1 (on) nor 0 (off)"))),
+    }
 }
 
 /// The emitted kernels of one prime and radix on a session; programs are
@@ -485,5 +496,18 @@ impl FieldKernels {
             };
         }
         b.build().or_device(|| format!("cannot set up kernel {name}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// SRGFN_REGISTER_CAPS takes 1/on, 0/off or nothing; anything else is a clear error.
+    #[test]
+    fn register_caps_values_parse_or_are_refused() {
+        use super::parse_register_caps as parse;
+        assert_eq!((parse("").unwrap(), parse("1").unwrap(), parse("on").unwrap()), (None, Some(true), Some(true)));
+        assert_eq!((parse("0").unwrap(), parse(" off ").unwrap()), (Some(false), Some(false)));
+        let e = parse("yes").unwrap_err().to_string();
+        assert!(e.contains("SRGFN_REGISTER_CAPS") && e.contains("'yes'"), "{e}");
     }
 }
