@@ -282,7 +282,8 @@ impl Fft {
     /// [`Fft::kernel_options_for`] of a plan of `batch` vectors: its register
     /// caps by the elements its launches cover (N·batch).
     fn kernel_options_for_batch(&self, log_n: u32, batch: usize) -> KernelOptions {
-        let elements = (1usize << log_n).saturating_mul(batch);
+        // N·batch, saturated: a size too large for any plan still gets an answer, not an overflow
+        let elements = 1usize.checked_shl(log_n).unwrap_or(usize::MAX).saturating_mul(batch);
         // checked when the Fft was created (Fft::with_options)
         let chosen = crate::kernels::register_caps_override().ok().flatten();
         let register_caps = chosen.unwrap_or_else(|| emit::plan_register_caps(self.prime(), elements));
