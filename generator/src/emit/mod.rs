@@ -301,9 +301,9 @@ pub struct KernelOptions {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub every_second_round: bool,
     /// Whether the kernels carry the register caps of
-    /// [`defaults::PTX_REGISTER_CAPS`] (with PTX only).  A plan sets it by its
-    /// size ([`defaults::plan_register_caps`]): the caps pay where a launch
-    /// has waves of work-groups to fill, not below.
+    /// [`defaults::PTX_REGISTER_CAPS`] (with PTX only).  A plan sets it by the
+    /// elements its launches cover, N·batch ([`defaults::plan_register_caps`]):
+    /// the caps pay where a launch has waves of work-groups to fill, not below.
     #[serde(skip_serializing_if = "is_true")]
     pub register_caps: bool,
 }
