@@ -70,6 +70,8 @@ pub fn emit(args: EmitArgs) -> Result<()> {
     }
     let opts = emit::KernelOptions { ptx: args.ptx, segments: args.segments, ..emit::KernelOptions::new(radix, args.mul.form()) };
     let mut set = emit::emit_with(&prime, &opts)?;
+    // the files of the radices below the largest, which plans of N not a power of it build on demand
+    let small = emit::add_small_radices(&prime, &opts, &mut set)?;
     if args.micro {
         emit::add_microbench(&prime, &opts, &mut set)?;
     }
@@ -79,7 +81,11 @@ pub fn emit(args: EmitArgs) -> Result<()> {
     }
     let manifest = serde_json::to_string_pretty(&set.manifest)? + "\n";
     write_atomic(&args.out.join("manifest.json"), manifest.as_bytes())?;
-    eprintln!("wrote {} files and manifest.json to {}", set.files.len(), args.out.display());
+    eprintln!(
+        "wrote {} files ({small} of them the base cases of the smaller radices) and manifest.json to {}",
+        set.files.len(),
+        args.out.display()
+    );
     Ok(())
 }
 

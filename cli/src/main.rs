@@ -55,7 +55,7 @@ pub enum Command {
     Roots(primes::RootsArgs),
     /// Describe one prime: r, k, p, bits, 2-adic valuation, headroom bits of r.
     Info(primes::InfoArgs),
-    /// Write the generated OpenCL kernels and manifest.json for a prime.
+    /// Write the generated OpenCL kernels (every file a plan can build, the smaller radices included) and manifest.json for a prime.
     Emit(kernels::EmitArgs),
     /// Print the rewritten formula and the stage table of DFT_K (and draw it with --svg).
     Inspect(kernels::InspectArgs),

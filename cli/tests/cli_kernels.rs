@@ -87,9 +87,12 @@ fn emit_writes_kernels_and_manifest_for_every_catalog_prime() {
     let a = base.join("again");
     srgfn(&["emit", "--prime", "(2^63+2^34)^8+1", "--radix", "2", "--out", a.to_str().unwrap()]);
     let b = base.join(format!("{}-2", "(2^63+2^34)^8+1".len()));
-    for f in ["field.cl", "dft16_r2_local.cl", "manifest.json"] {
+    // the smaller radices' base cases too (emit::add_small_radices), named in the manifest
+    for f in ["field.cl", "dft16_r2_local.cl", "dft8_r2_table.cl", "dft2_r2_digits.cl", "manifest.json"] {
         assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap(), "{f}");
     }
+    let manifest = std::fs::read_to_string(a.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"dft8_r2_table\"") && manifest.contains("\"dft4_r2_local_first\""), "small radices in the manifest");
     // without --radix, the prime's default (emit::default_radix): 2 for k = 16, else 4
     for (expr, want, not) in [
         ("(2^63+2^34)^8+1", "dft16_r4_local.cl", "dft16_r2_local.cl"),

@@ -26,6 +26,7 @@ pub mod quotient;
 mod series;
 pub mod sig;
 pub mod skip_order;
+pub mod small_radix;
 mod table;
 mod table_layout;
 mod twiddle_put;
@@ -50,6 +51,7 @@ pub use fused::FusedShape;
 pub use high_part::HighPart;
 pub use local::LocalShape;
 pub use sig::{KernelSig, Param, ParamType};
+pub use small_radix::add_small_radices;
 pub use twiddle_put::TwiddleTable;
 
 use crate::prime::Prime;
