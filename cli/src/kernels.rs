@@ -12,6 +12,7 @@ use srgfn::io::write_atomic;
 
 use super::opts::{radix_or_default, MulArg};
 use super::primes::parse_prime;
+use super::size::Size;
 
 #[derive(Args, Debug)]
 pub struct EmitArgs {
@@ -47,7 +48,11 @@ pub struct InspectArgs {
     /// Radix of the base-case expansion: 2 or 4 [default: the prime's, 2 for k = 16, else 4].
     #[arg(long)]
     pub radix: Option<u32>,
-    /// Also draw the butterfly network of DFT_K into this SVG file.
+    /// The base case to show: DFT_n for n a power of two from 2 to K = 2k, written like sizes
+    /// [default: K]; n < K is the pass of radix below K that plans of N not a power of K run.
+    #[arg(long)]
+    pub size: Option<Size>,
+    /// Also draw the butterfly network of the base case into this SVG file.
     #[arg(long)]
     pub svg: Option<PathBuf>,
     /// Print the program (stages, slots, shifts) as JSON instead of a table.
@@ -93,7 +98,12 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = radix_or_default(args.radix, &prime)?;
     emit::check_supported(&prime)?;
-    let prog = Program::unroll(prime.k(), radix).map_err(anyhow::Error::msg)?;
+    let kk = 2 * prime.k() as u64;
+    let n = match &args.size {
+        Some(size) => size.count("--size", 2, kk)? as usize,
+        None => 2 * prime.k(),
+    };
+    let prog = Program::unroll_size(prime.k(), n, radix).map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&prog)?);
     } else {

@@ -57,7 +57,7 @@ pub enum Command {
     Info(primes::InfoArgs),
     /// Write the generated OpenCL kernels (every file a plan can build, the smaller radices included) and manifest.json for a prime.
     Emit(kernels::EmitArgs),
-    /// Print the rewritten formula and the stage table of DFT_K (and draw it with --svg).
+    /// Print the rewritten formula and the stage table of DFT_K or a smaller base case (--size), and draw it with --svg.
     Inspect(kernels::InspectArgs),
     /// List every OpenCL platform and device.
     Devices(kernels::DevicesArgs),

@@ -19,6 +19,27 @@ fn inspect_shows_dft16_stages() {
     assert_eq!(out.matches("  DFT_4(").count(), 8);
 }
 
+/// The smaller base cases a plan's pass of radix below K runs: DFT_4 for k = 8 has root r^4
+/// (4 | 16 = K), two radix-2 stages and r^4 as its one shift; sizes outside 2 … K are refused.
+#[test]
+fn inspect_shows_the_smaller_base_cases() {
+    let o = srgfn(&["inspect", "--prime", "(2^63+2^34)^8+1", "--radix", "2", "--size", "4"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("DFT_4 over p = (2^63+2^34)^8+1 (k = 8, root r^4,"), "{out}");
+    assert_eq!(out.matches("\nstage ").count(), 2, "{out}");
+    assert_eq!(out.matches("  DFT_2(").count(), 4);
+    assert!(out.contains("·r^4") && !out.contains("·r^2"), "{out}");
+    let o = srgfn(&["inspect", "--prime", "(2^63+2^34)^8+1", "--size", "2^4"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("root r,"));
+    for (size, want) in [("32", "at most 16"), ("1", "at least 2"), ("6", "power of two")] {
+        let o = srgfn(&["inspect", "--prime", "(2^63+2^34)^8+1", "--size", size]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "--size {size}: {err}");
+    }
+}
+
 #[test]
 fn inspect_draws_svg_and_prints_json() {
     let dir = std::env::temp_dir().join(format!("srgfn-svg-{}", std::process::id()));

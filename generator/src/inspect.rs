@@ -18,7 +18,9 @@ fn term(slot: usize, shift: u32) -> String {
 pub fn stage_table(prime: &Prime, prog: &Program) -> String {
     let d = prog.descriptor();
     let mut s = String::new();
-    let _ = writeln!(s, "DFT_{} over p = {} (k = {}, root r = {}), radix {}", prog.size, prime, prog.k, prime.r(), d.radix);
+    // DFT_n of n < K has root r^(K/n) (Program::unroll_size)
+    let root = if prog.size == 2 * prog.k { "r".to_string() } else { format!("r^{}", 2 * prog.k / prog.size) };
+    let _ = writeln!(s, "DFT_{} over p = {} (k = {}, root {root}, r = {}), radix {}", prog.size, prime, prog.k, prime.r(), d.radix);
     let _ = writeln!(s, "\nformula:\n  DFT_{} = {}", prog.size, prog.formula);
     let _ = writeln!(
         s,
