@@ -98,10 +98,10 @@ pub fn inspect(args: InspectArgs) -> Result<()> {
     let prime = parse_prime(&args.prime)?;
     let radix = radix_or_default(args.radix, &prime)?;
     emit::check_supported(&prime)?;
-    let kk = 2 * prime.k() as u64;
+    let kk = 2 * prime.k();
     let n = match &args.size {
-        Some(size) => size.count("--size", 2, kk)? as usize,
-        None => 2 * prime.k(),
+        Some(size) => size.count("--size", 2, kk as u64)? as usize,
+        None => kk,
     };
     let prog = Program::unroll_size(prime.k(), n, radix).map_err(anyhow::Error::msg)?;
     if args.json {

@@ -653,8 +653,21 @@ pub fn dft_kernel(
 /// The base-case kernel file of DFT_n (n | 2k) for a variant, self-contained.
 pub fn emit_dft(prime: &Prime, n: usize, variant: Variant, opts: &KernelOptions) -> Result<EmittedFile, EmitError> {
     check_supported(prime)?;
+    Ok(dft_file_of_size(prime, n, variant, &field_header(prime, opts)?, opts)?.0)
+}
+
+/// DFT_n's file of a variant for the plan's table, after the field `header`,
+/// with its kernels' manifest entries: what [`emit_dft`] and
+/// [`add_small_radices`] write.
+fn dft_file_of_size(
+    prime: &Prime,
+    n: usize,
+    variant: Variant,
+    header: &str,
+    opts: &KernelOptions,
+) -> Result<(EmittedFile, Vec<KernelEntry>), EmitError> {
     let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
-    Ok(dft_kernel(prime, &program, variant, &field_header(prime, opts)?, (opts, TwiddleTable::Plan))?.0)
+    dft_kernel(prime, &program, variant, header, (opts, TwiddleTable::Plan))
 }
 
 /// The micro-benchmark kernels of the field arithmetic (`mb_mul`, `mb_core`,

@@ -5,9 +5,8 @@
 //! files with [`add_small_radices`], so that every kernel a plan can launch is
 //! in the emitted folder and its manifest.
 
-use super::{dft_kernel, digits, field_header, variants_for, EmitError, KernelOptions, KernelSet, TwiddleTable};
+use super::{dft_file_of_size, digits, field_header, variants_for, EmitError, KernelOptions, KernelSet, TwiddleTable};
 use crate::prime::Prime;
-use crate::unroll::Program;
 
 /// The sizes of the base-case files a plan of `prime` can build beyond the
 /// set of [`super::emit_with`]: every power of two from 2 to the plans'
@@ -30,8 +29,7 @@ pub fn add_small_radices(prime: &Prime, opts: &KernelOptions, set: &mut KernelSe
             if set.file(&super::dft_file_name(n, opts.radix, variant, TwiddleTable::Plan)).is_some() {
                 continue;
             }
-            let program = Program::unroll_size(prime.k(), n, opts.radix).map_err(EmitError::Unsupported)?;
-            let (file, entries) = dft_kernel(prime, &program, variant, &header, (opts, TwiddleTable::Plan))?;
+            let (file, entries) = dft_file_of_size(prime, n, variant, &header, opts)?;
             set.files.push(file);
             set.manifest.kernels.extend(entries);
             added += 1;
