@@ -167,6 +167,37 @@ fn halves_on_two_queues_match_the_host_reference() {
     }
 }
 
+/// k = 16's table plans with the warp's stages (emulated through local memory
+/// here, as NVIDIA runs them with PTX) put a small radix s ≤ 8 second
+/// (`emit::SMALL_RADIX_SECOND`): (K, 1), (s, K), (K, s·K), … exact against the
+/// host and inverse back, whole and in halves, one vector and two, at sizes
+/// where (s, K) is the last pass (K·s) and where passes of radix K follow it;
+/// s = 16 stays last.
+#[test]
+fn k16_table_plans_with_the_small_radix_second_match_the_host() {
+    let s = session();
+    let prime = catalog_prime(16).unwrap();
+    let opts =
+        |halves| FftOptions { variant: Some(srgfn_gen::emit::Variant::Table), warp_emulation: true, halves, ..FftOptions::default() };
+    let (whole, split) =
+        (Fft::with_options(&s, prime, opts(Some(false))).unwrap(), Fft::with_options(&s, prime, opts(Some(true))).unwrap());
+    for (log_n, batch, second) in
+        [(6u32, 2usize, Some(2)), (7, 1, Some(4)), (8, 1, Some(8)), (9, 1, None), (11, 1, Some(2)), (12, 2, Some(4))]
+    {
+        for fft in [&whole, &split] {
+            let radices: Vec<usize> = fft.plan(1 << log_n, batch).unwrap().shape().passes.iter().map(|p| p.radix).collect();
+            match second {
+                Some(r) => assert_eq!(radices[..2], [32, r], "2^{log_n}: {radices:?}"),
+                None => assert_eq!(radices.last(), Some(&16), "2^{log_n}: {radices:?}"),
+            }
+            check_round_trip(fft, 1 << log_n, batch, log_n as u64 + 16, log_n % 2 == 0);
+        }
+        if log_n >= 11 {
+            assert!(split.plan(1 << log_n, batch).unwrap().halves().is_some(), "2^{log_n} in halves");
+        }
+    }
+}
+
 /// `srgfn check`'s case for large sizes (`check::transform_at_points`) on
 /// the device: a forward transform at its points against the definition and
 /// the inverse back whole, here at a size PoCL runs in a second (k = 4,

@@ -296,15 +296,29 @@ pub fn plan(args: PlanArgs) -> Result<()> {
                 own.join(", ")
             );
         }
-        if nvidia != variant || nvidia_radix != radix {
+        if nvidia != variant || nvidia_radix != radix || nvidia_shape.passes != shape.passes {
             let other = &nvidia_shape;
             let halves = plan_halves(&prime, nvidia, nvidia_radix, other, args.halves.map(HalvesArg::on), true);
             let own = own_tables(nvidia, other);
+            // the small radix second where the first two passes run as one launch (emit::plan_shape)
+            let passes = if other.passes == shape.passes {
+                format!("the same {}", other.passes.len())
+            } else {
+                let radices: Vec<String> = other.passes.iter().map(|p| p.radix.to_string()).collect();
+                format!("{} (radices {}, the small one second)", other.passes.len(), radices.join(", "))
+            };
+            let what = if nvidia != variant || nvidia_radix != radix {
+                format!(
+                    "the {} variant{} instead (emit::plan_variant, emit::plan_radix)",
+                    nvidia.name(),
+                    if nvidia_radix != radix { format!(" at radix {}", nvidia_radix.number()) } else { String::new() }
+                )
+            } else {
+                format!("the {} variant's plan in another order (emit::plan_shape)", nvidia.name())
+            };
             println!(
-                "on NVIDIA (kernels with PTX) this size runs the {} variant{} instead (emit::plan_variant, emit::plan_radix): the same {} passes in {} launches{}{}{}",
-                nvidia.name(),
-                if nvidia_radix != radix { format!(" at radix {}", nvidia_radix.number()) } else { String::new() },
-                other.passes.len(),
+                "on NVIDIA (kernels with PTX) this size runs {what}: {} passes in {} launches{}{}{}",
+                passes,
                 other.launches().len(),
                 halves.map_or(String::new(), |h| format!(", {} to {} in halves by bit {}", h.from + 1, other.launches().len(), h.shift)),
                 if own.is_empty() { String::new() } else { format!("; launches {} read twiddle tables of their own", own.join(", ")) },

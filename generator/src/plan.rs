@@ -1,7 +1,7 @@
 //! Transform plans for any N = 2^m: Stockham autosort passes, pure data.
 //!
 //! N = R_0 · R_1 ⋯ with R_ℓ = K = 2k except possibly one R < K (sizes that
-//! are not powers of K), last or first ([`SmallRadix`]).  Each pass is one
+//! are not powers of K), last, first or second ([`SmallRadix`]).  Each pass is one
 //! launch of a generated DFT_R kernel that applies its twiddles on load
 //! (ω_n^e = r^q · `W[t]`, a shift and one general product) and stores in
 //! autosort order, so the output comes out in natural order with no transpose
@@ -145,6 +145,9 @@ pub enum SmallRadix {
     Last,
     /// The first pass: (R, 1), (K, R), (K, R·K), ….
     First,
+    /// The second pass: (K, 1), (R, K), (K, R·K), … (a fraction of (R, K)'s
+    /// twiddles are powers of r: those with R | t·κ).
+    Second,
 }
 
 /// The launches of a transform of size N on `batch` vectors, decided on
@@ -222,6 +225,7 @@ impl PlanShape {
             match at {
                 SmallRadix::Last => radices.push(small),
                 SmallRadix::First => radices.insert(0, small),
+                SmallRadix::Second => radices.insert(radices.len().min(1), small),
             }
         }
         self.passes = stockham_passes(radices);

@@ -95,16 +95,35 @@ pub fn plan_radix(prime: &Prime, chosen: Option<Radix>, chosen_variant: Option<V
 /// inputs fill whole rounds of its twiddle phase): the small pass first makes
 /// the first pass cheap and leaves the second with few general products.
 /// H200, v15 (docs/perf/h200-v15/order): k = 32 2^20 5.71 → 5.19 ms with
-/// both, 5.45 with the order alone; k = 128 2^16 2.73 → 2.21.  The other
-/// variants keep it last: a warp there spans consecutive κ, and the first
-/// place measured 1.5–6% slower for k = 8 at 2^17–2^22.
-pub fn small_radix_at(variant: Variant) -> SmallRadix {
+/// both, 5.45 with the order alone; k = 128 2^16 2.73 → 2.21.  The table
+/// variant with its stages through the warp puts it second for the k and
+/// radices of [`SMALL_RADIX_SECOND`]; the other variants keep it last: a warp
+/// there spans consecutive κ, and the first place measured 1.5–6% slower for
+/// k = 8 at 2^17–2^22.
+pub fn small_radix_at(prime: &Prime, variant: Variant, opts: &super::KernelOptions, small: Option<usize>) -> SmallRadix {
     if variant == Variant::Digits {
-        SmallRadix::First
+        return SmallRadix::First;
+    }
+    let k = prime.k();
+    let second = variant == Variant::Table
+        && super::warp_stages::applies(k, 2 * k, opts)
+        && small.is_some_and(|s| SMALL_RADIX_SECOND.iter().any(|&(sk, max)| sk == k && s <= max));
+    if second {
+        SmallRadix::Second
     } else {
         SmallRadix::Last
     }
 }
+
+/// (k, largest small radix) where the table variant's plans, with their
+/// stages through the warp (`warp_stages::applies`: NVIDIA with PTX), put
+/// their pass of radix below K second: (K, 1), (s, K), (K, s·K), ….  H200,
+/// v50 (docs/perf/h200-v50/second, two alternated processes each, ms), k = 16:
+/// 2^16 0.0651, 0.0658 → 0.0643, 0.0631; 2^17 0.1160, 0.1163 → 0.1116,
+/// 0.1145; 2^18 0.2076, 0.2093 → 0.2046, 0.2062 (−1.5 to −4%).  Of (s, K)'s
+/// twiddles w^(t·κ) a fraction is powers of r (s | t·κ: 75% at s = 2, 50% at
+/// 4, 31% at 8, against 1/s when the pass comes last).
+pub const SMALL_RADIX_SECOND: [(usize, usize); 1] = [(16, 8)];
 
 /// The kernels of a variant's file that a register cap can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,8 +347,10 @@ pub fn plan_shape(
     log_n: u32,
     batch: usize,
 ) -> Result<PlanShape, SizeError> {
-    Ok(PlanShape::new(prime, log_n, batch)?
-        .with_small_radix(small_radix_at(variant))
+    let shape = PlanShape::new(prime, log_n, batch)?;
+    let small = shape.passes.iter().map(|p| p.radix).find(|&r| r < super::digits::max_radix(prime.k()));
+    Ok(shape
+        .with_small_radix(small_radix_at(prime, variant, opts, small))
         .with_fusion(plan_fuses(prime, variant, opts, fuse, log_n))
         .with_table_for(variant))
 }
@@ -644,6 +665,37 @@ mod tests {
                     assert_eq!(uncapped.source != f.source, ptx, "{expr} DFT_{n} ptx {ptx}");
                 }
             }
+        }
+    }
+
+    /// k = 16's table plans with the warp stages (PTX, or emulated) put a
+    /// small radix s ≤ 8 second; s = 16 (2^19), N a power of 32, no warp
+    /// stages, the other variants and k = 8 keep it last (digits: first).
+    #[test]
+    fn k16_table_plans_put_a_small_radix_second() {
+        let k16 = crate::catalog_prime(16).unwrap();
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+        let emulated = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+        let plain = KernelOptions::new(Radix::R2, MulForm::Wide64);
+        let radices = |prime, variant, opts: &KernelOptions, log_n| {
+            plan_shape(prime, variant, opts, None, log_n, 1).unwrap().passes.iter().map(|p| p.radix).collect::<Vec<_>>()
+        };
+        assert_eq!(radices(k16, Variant::Table, &ptx, 16), [32, 2, 32, 32]);
+        assert_eq!(radices(k16, Variant::Table, &ptx, 17), [32, 4, 32, 32]);
+        assert_eq!(radices(k16, Variant::Table, &ptx, 18), [32, 8, 32, 32]);
+        assert_eq!(radices(k16, Variant::Table, &emulated, 22), [32, 4, 32, 32, 32]);
+        assert_eq!(radices(k16, Variant::Table, &ptx, 7), [32, 4]);
+        assert_eq!(radices(k16, Variant::Table, &ptx, 19), [32, 32, 32, 16]);
+        assert_eq!(radices(k16, Variant::Table, &ptx, 20), [32, 32, 32, 32]);
+        assert_eq!(radices(k16, Variant::Table, &plain, 17), [32, 32, 32, 4]);
+        assert_eq!(radices(k16, Variant::Workgroup, &ptx, 17), [32, 32, 32, 4]);
+        assert_eq!(radices(k16, Variant::Digits, &ptx, 17), [4, 32, 32, 32]);
+        let k8 = crate::catalog_prime(8).unwrap();
+        assert_eq!(radices(k8, Variant::Table, &ptx, 19), [16, 16, 16, 16, 8]);
+        // the twiddles of (s, K) are powers of r where s | t·κ, as the rule's comment counts
+        for (s, trivial) in [(2usize, 48usize), (4, 64), (8, 80)] {
+            let count = (0..s).flat_map(|t| (0..32).map(move |kappa| (t * kappa) % s == 0)).filter(|&p| p).count();
+            assert_eq!(count, trivial, "s = {s}: {count} of {} powers of r", 32 * s);
         }
     }
 

@@ -44,7 +44,8 @@ pub use defaults::{
     check_fuse, default_radix, fuse_default, half_min_p, halves_min_digits, has_fused, has_launch_table_passes, launch_tables, plan_fuses,
     plan_halves, plan_radix, plan_register_caps, plan_shape, plan_variant, ptx_register_cap, small_radix_at, variants_for, CappedKernel,
     DIGITS_DEFAULT_MIN_K, FUSE_DEFAULT_MAX_LOG_N, HALF_MIN_RUN, HALVES_MIN_DIGITS, HALVES_MIN_DIGITS_BY_K, HALVES_MIN_OVERLAPS,
-    PTX_REGISTER_CAPS, REGISTER_CAPS_MIN_LOG_N, TABLE_PAIRS_DEFAULT_LOG_N, TABLE_RADIX_MIN_LOG_N, TABLE_WARP_DEFAULT_MIN_LOG_N,
+    PTX_REGISTER_CAPS, REGISTER_CAPS_MIN_LOG_N, SMALL_RADIX_SECOND, TABLE_PAIRS_DEFAULT_LOG_N, TABLE_RADIX_MIN_LOG_N,
+    TABLE_WARP_DEFAULT_MIN_LOG_N,
 };
 pub use digits::DigitsShape;
 pub use fused::FusedShape;
