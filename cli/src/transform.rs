@@ -300,12 +300,18 @@ pub fn plan(args: PlanArgs) -> Result<()> {
             let other = &nvidia_shape;
             let halves = plan_halves(&prime, nvidia, nvidia_radix, other, args.halves.map(HalvesArg::on), true);
             let own = own_tables(nvidia, other);
-            // the small radix second where the first two passes run as one launch (emit::plan_shape)
+            // the small radix elsewhere (emit::small_radix_at: second for k = 16's table plans)
             let passes = if other.passes == shape.passes {
                 format!("the same {}", other.passes.len())
             } else {
-                let radices: Vec<String> = other.passes.iter().map(|p| p.radix.to_string()).collect();
-                format!("{} (radices {}, the small one second)", other.passes.len(), radices.join(", "))
+                let radices = other.radices();
+                let at = match other.small_radix().and_then(|s| radices.iter().position(|&r| r == s)) {
+                    Some(0) => ", the small one first",
+                    Some(1) if radices.len() > 2 => ", the small one second",
+                    _ => "",
+                };
+                let list: Vec<String> = radices.iter().map(|r| r.to_string()).collect();
+                format!("{} (radices {}{at})", other.passes.len(), list.join(", "))
             };
             let what = if nvidia != variant || nvidia_radix != radix {
                 format!(

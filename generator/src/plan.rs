@@ -221,7 +221,7 @@ impl PlanShape {
     pub fn with_small_radix(mut self, at: SmallRadix) -> PlanShape {
         let kk = crate::emit::digits::max_radix(self.k);
         let mut radices: Vec<usize> = self.passes.iter().map(|p| p.radix).filter(|&r| r == kk).collect();
-        if let Some(small) = self.passes.iter().map(|p| p.radix).find(|&r| r < kk) {
+        if let Some(small) = self.small_radix() {
             match at {
                 SmallRadix::Last => radices.push(small),
                 SmallRadix::First => radices.insert(0, small),
@@ -374,6 +374,13 @@ impl PlanShape {
     /// The radix of each pass, in execution order.
     pub fn radices(&self) -> Vec<usize> {
         self.passes.iter().map(|p| p.radix).collect()
+    }
+
+    /// The plan's one radix below the largest (`emit::digits::max_radix`),
+    /// None where N is a power of the largest.
+    pub fn small_radix(&self) -> Option<usize> {
+        let kk = crate::emit::digits::max_radix(self.k);
+        self.passes.iter().map(|p| p.radix).find(|&r| r < kk)
     }
 
     /// Device bytes the plan needs: data, one scratch buffer of the same size,

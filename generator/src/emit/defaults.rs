@@ -120,9 +120,12 @@ pub fn small_radix_at(prime: &Prime, variant: Variant, opts: &super::KernelOptio
 /// their pass of radix below K second: (K, 1), (s, K), (K, s·K), ….  H200,
 /// v50 (docs/perf/h200-v50/second, two alternated processes each, ms), k = 16:
 /// 2^16 0.0651, 0.0658 → 0.0643, 0.0631; 2^17 0.1160, 0.1163 → 0.1116,
-/// 0.1145; 2^18 0.2076, 0.2093 → 0.2046, 0.2062 (−1.5 to −4%).  Of (s, K)'s
-/// twiddles w^(t·κ) a fraction is powers of r (s | t·κ: 75% at s = 2, 50% at
-/// 4, 31% at 8, against 1/s when the pass comes last).
+/// 0.1145; 2^18 0.2076, 0.2093 → 0.2046, 0.2062 (−1.5 to −4%); the rule
+/// against the landed binary (`rule/`): 2^16 −3.5 to −4.3%, 2^17 −2 to −4%,
+/// 2^18 −0.6 to −1.1%, 2^21 level, 2^22 −0.5%, and s = 16 second at 2^19
+/// +1.5 to +1.9%, hence s ≤ 8.  Of (s, K)'s twiddles w^(t·κ) a fraction is
+/// powers of r (s | t·κ: 75% at s = 2, 50% at 4, 31% at 8, against 1/s when
+/// the pass comes last).
 pub const SMALL_RADIX_SECOND: [(usize, usize); 1] = [(16, 8)];
 
 /// The kernels of a variant's file that a register cap can name.
@@ -348,11 +351,8 @@ pub fn plan_shape(
     batch: usize,
 ) -> Result<PlanShape, SizeError> {
     let shape = PlanShape::new(prime, log_n, batch)?;
-    let small = shape.passes.iter().map(|p| p.radix).find(|&r| r < super::digits::max_radix(prime.k()));
-    Ok(shape
-        .with_small_radix(small_radix_at(prime, variant, opts, small))
-        .with_fusion(plan_fuses(prime, variant, opts, fuse, log_n))
-        .with_table_for(variant))
+    let at = small_radix_at(prime, variant, opts, shape.small_radix());
+    Ok(shape.with_small_radix(at).with_fusion(plan_fuses(prime, variant, opts, fuse, log_n)).with_table_for(variant))
 }
 
 /// By default a plan runs in halves only where each launch moves at least
