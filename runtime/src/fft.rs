@@ -158,8 +158,9 @@ impl Fft {
             warp_emulation: opts.warp_emulation,
             ..KernelOptions::new(radix, mul)
         };
-        let kernels = FieldKernels::with_options(session, prime, kopts)?;
+        // a bad SRGFN_REGISTER_CAPS is refused before any kernel is emitted
         crate::kernels::register_caps_override()?;
+        let kernels = FieldKernels::with_options(session, prime, kopts)?;
         let variants = emit::variants_for(prime);
         let variant = opts.variant.unwrap_or(variants[0]);
         if !variants.contains(&variant) {
