@@ -699,6 +699,33 @@ mod tests {
         }
     }
 
+    /// The twiddled kernels of the radices a plan puts second load the
+    /// inputs that need a product first (`table::LoadOrder`); every other
+    /// table kernel keeps the natural order.
+    #[test]
+    fn the_small_radix_second_loads_its_products_first() {
+        use super::super::table::LoadOrder;
+        let k16 = crate::catalog_prime(16).unwrap();
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+        let emulated = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+        let plain = KernelOptions::new(Radix::R2, MulForm::Wide64);
+        for (n, products) in [(2, 64), (4, 128), (8, 176)] {
+            for opts in [&ptx, &emulated] {
+                match LoadOrder::of(k16, n, true, opts) {
+                    LoadOrder::SkipRows(order) => assert_eq!(order.products, products, "DFT_{n}"),
+                    LoadOrder::Natural => panic!("DFT_{n} twiddled: the rows of products first"),
+                }
+                assert_eq!(LoadOrder::of(k16, n, false, opts), LoadOrder::Natural, "DFT_{n}'s first pass");
+            }
+            assert_eq!(LoadOrder::of(k16, n, true, &plain), LoadOrder::Natural, "DFT_{n} without the warp stages: last");
+        }
+        for n in [16, 32] {
+            assert_eq!(LoadOrder::of(k16, n, true, &ptx), LoadOrder::Natural, "DFT_{n}");
+        }
+        let k8 = crate::catalog_prime(8).unwrap();
+        assert_eq!(LoadOrder::of(k8, 8, true, &ptx), LoadOrder::Natural, "k = 8 keeps its small radix last");
+    }
+
     /// Plans carry their register caps from [`REGISTER_CAPS_MIN_LOG_N`]'s
     /// size on for k = 16 (N·batch: 2^16 × 4 as 2^18), at every size for the
     /// other k.

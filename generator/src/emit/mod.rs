@@ -601,6 +601,9 @@ pub fn dft_kernel(
         }
         if variant == Variant::Table {
             table::kernel_context(prime.k(), &kname, program, (twiddled, high_part), quarters, opts, &mut ctx);
+            let order = table::LoadOrder::of(prime, program.size, twiddled && !quarters, opts);
+            ctx.insert("load_order", &order.c_code(8));
+            ctx.insert("load_order_rule", order.rule());
         }
         src.push_str(&render(tpl, &ctx)?);
         entries.push(KernelEntry {

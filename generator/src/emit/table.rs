@@ -14,9 +14,12 @@ use serde::Serialize;
 
 use super::butterfly::lazy_bf;
 use super::high_part::HighPart;
+use super::skip_order::RowSkipOrder;
 use super::table_layout::TableLayout;
 use super::twiddle_put::{TwiddlePut, TwiddleTable};
 use super::{warp_stages, EmitError, KernelOptions, LOCAL_MAX_BYTES, LOCAL_THREADS};
+use crate::plan::SmallRadix;
+use crate::prime::Prime;
 use crate::unroll::{Program, Stage};
 
 /// Blocks per work-group and work-items per block of the table variant of DFT_n.
@@ -161,6 +164,51 @@ pub(super) fn context(
     ctx.insert("sh_type", high_part.c_type());
     ctx.insert("table_stages", &stages);
     Ok(())
+}
+
+/// The order in which a table kernel's load loop takes element e of its
+/// work-group: input t of block gi.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadOrder {
+    /// gi = e mod G, t = e / G: a warp reads consecutive blocks of one row.
+    Natural,
+    /// The inputs whose twiddle needs a product first ([`RowSkipOrder`]).
+    SkipRows(RowSkipOrder),
+}
+
+impl LoadOrder {
+    /// The order of DFT_n's kernel (twiddled or not) of the table variant:
+    /// the rows of products first where the plans put radix n second
+    /// (`defaults::small_radix_at`: p = K, so that κ ≡ gi mod n), the
+    /// natural order elsewhere.  H200, v51 (docs/perf/h200-v51/rows, k = 16,
+    /// two alternated processes each against the landed binary): 2^16 −2.5
+    /// to −3.4% (s = 2), 2^17 −5.7 to −8% (s = 4), 2^18 level (s = 8: 5.5
+    /// warps of products instead of 7, but two of the four warps still run
+    /// two), 2^21 −1.3% (s = 2), 2^22 −5.8% (s = 4).
+    pub fn of(prime: &Prime, n: usize, twiddled: bool, opts: &KernelOptions) -> LoadOrder {
+        let second = super::defaults::small_radix_at(prime, super::Variant::Table, opts, Some(n)) == SmallRadix::Second;
+        if twiddled && second && n < 2 * prime.k() {
+            LoadOrder::SkipRows(RowSkipOrder::new(n, shape(prime.k(), n).0))
+        } else {
+            LoadOrder::Natural
+        }
+    }
+
+    /// What the kernel's comment says of the order.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            LoadOrder::Natural => "block index fastest: a warp reads consecutive blocks of one row, coalesced",
+            LoadOrder::SkipRows(_) => "the inputs that need a product first, row by row, then the powers of r",
+        }
+    }
+
+    /// C statements that declare `gi` and `t` of element `e`.
+    pub fn c_code(&self, indent: usize) -> String {
+        match self {
+            LoadOrder::Natural => format!("{:indent$}const uint gi = e % G, t = e / G;", ""),
+            LoadOrder::SkipRows(order) => order.c_code(indent),
+        }
+    }
 }
 
 /// Local memory the emulated shuffles of a work-group of `threads` take (a
