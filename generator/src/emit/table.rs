@@ -180,11 +180,14 @@ impl LoadOrder {
     /// The order of DFT_n's kernel (twiddled or not) of the table variant:
     /// the rows of products first where the plans put radix n second
     /// (`defaults::small_radix_at`: p = K, so that κ ≡ gi mod n), the
-    /// natural order elsewhere.  H200, v51 (docs/perf/h200-v51/rows, k = 16,
-    /// two alternated processes each against the landed binary): 2^16 −2.5
-    /// to −3.4% (s = 2), 2^17 −5.7 to −8% (s = 4), 2^18 level (s = 8: 5.5
-    /// warps of products instead of 7, but two of the four warps still run
-    /// two), 2^21 −1.3% (s = 2), 2^22 −5.8% (s = 4).
+    /// natural order elsewhere.  H200, v51 (docs/perf/h200-v51, k = 16, the
+    /// medians of eight processes each, alternated with the landed binary's
+    /// in four calls): 2^16 −1% (s = 2, within the calls' spread), 2^17
+    /// 0.1107 → 0.1045 ms (−5.6%, s = 4), 2^18 level (s = 8: 5.5 warps of
+    /// products instead of 7, the pass's kernels 8–15% shorter, but two of
+    /// the four warps still run two, so the work-groups' lives and the
+    /// transform are not shorter); `rows/` alone: 2^21 −1.3% (s = 2), 2^22
+    /// 3.628 → 3.419 ms (−5.8%, s = 4).
     pub fn of(prime: &Prime, n: usize, twiddled: bool, opts: &KernelOptions) -> LoadOrder {
         let second = super::defaults::small_radix_at(prime, super::Variant::Table, opts, Some(n)) == SmallRadix::Second;
         if twiddled && second && n < 2 * prime.k() {
