@@ -81,13 +81,15 @@ impl CheckSpec {
 /// The default [`CheckSpec::host_budget`]: 2^25 digit products per size.
 pub const HOST_BUDGET: f64 = (1u64 << 25) as f64;
 
-/// The transform sizes checked for a prime: 2, K/2, K, 2K, K², 2K², K³,
-/// 2^12 and 2^16 (sizes that are and are not powers of K), as far as the
+/// The transform sizes checked for a prime: 2, K/2, K, 2K, K²/2, K², 2K²,
+/// K³, 2^12 and 2^16 (sizes that are and are not powers of K; K²/2 runs the
+/// twiddled pass of radix K/2, the largest small radix, whose kernel can
+/// take the warp's stages, `warp_stages::lane_per_digit`), as far as the
 /// host reference stays within `budget` digit products.
 pub(crate) fn sizes(prime: &Prime, budget: f64) -> Vec<usize> {
     let kk = prime.base_size();
     let k = prime.k() as f64;
-    let mut v: Vec<usize> = vec![2, kk / 2, kk, 2 * kk, kk * kk, 2 * kk * kk, kk * kk * kk, 1 << 12, 1 << 16];
+    let mut v: Vec<usize> = vec![2, kk / 2, kk, 2 * kk, kk * kk / 2, kk * kk, 2 * kk * kk, kk * kk * kk, 1 << 12, 1 << 16];
     v.retain(|&n| n >= 2 && (n.trailing_zeros() <= prime.two_adicity()));
     v.retain(|&n| n as f64 * (n.trailing_zeros() as f64) * k * k <= budget);
     v.sort_unstable();
@@ -560,6 +562,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The whole-output sizes hold K²/2 up to k = 32, whose plans run a
+    /// twiddled pass of radix K/2 (for k = 16's table variant with PTX a
+    /// kernel through the warp, `warp_stages::lane_per_digit`).
+    #[test]
+    fn the_sizes_hold_a_twiddled_pass_of_radix_half_k() {
+        for prime in srgfn_gen::prime::catalog().iter().filter(|p| p.k() <= 32) {
+            let kk = prime.base_size();
+            assert!(sizes(prime, HOST_BUDGET).contains(&(kk * kk / 2)), "{prime}");
+            let opts = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+            let shape = emit::plan_shape(prime, Variant::Table, &opts, None, (kk * kk / 2).trailing_zeros(), 1).unwrap();
+            assert!(shape.passes.iter().any(|p| p.radix == kk / 2 && p.p == kk), "{prime}: {:?}", shape.passes);
+        }
+        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
+        assert!(emit::warp_stages::applies(16, 16, &ptx), "k = 16's DFT_16 through the warp");
     }
 
     /// The points of a large case: the first two, the last and random ones,

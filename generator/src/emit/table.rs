@@ -22,9 +22,11 @@ use crate::plan::SmallRadix;
 use crate::prime::Prime;
 use crate::unroll::{Program, Stage};
 
-/// Blocks per work-group and work-items per block of the table variant of DFT_n.
+/// Blocks per work-group and work-items per block of the table variant of
+/// DFT_n: a work-item per digit where the blocks' stages can run through the
+/// warp (`warp_stages::lane_per_digit`), else one per butterfly of a stage.
 pub fn shape(k: usize, n: usize) -> (usize, usize) {
-    let tpd = (n / 2).max(1);
+    let tpd = if warp_stages::lane_per_digit(k, n) { k } else { (n / 2).max(1) };
     let by_threads = (LOCAL_THREADS / tpd).max(1);
     let by_memory = (LOCAL_MAX_BYTES / (n * slot_stride(k) * 9)).max(1);
     (by_threads.min(by_memory), tpd)

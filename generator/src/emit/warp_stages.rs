@@ -1,9 +1,10 @@
 //! The table variant's butterfly stages in registers: a digit per work-item,
 //! the rotations by r^s as shuffles of the warp.
 //!
-//! Where a block of the table variant is DFT_K itself (n = K = 2k, so that
-//! a work-group of G blocks has G·k work-items), work-item lid = gi·k + d
-//! holds digit d of all K slots of block gi in registers (`L{q}`, `H{q}`:
+//! Where a block of the table variant is DFT_K itself (n = K = 2k), or DFT_k
+//! for the k of [`LANE_PER_DIGIT_AT_HALF_K`] (so that a work-group of G blocks
+//! has G·k work-items), work-item lid = gi·k + d holds digit d of all n slots
+//! of block gi in registers (`L{q}`, `H{q}`:
 //! the lazy digit's low word and high part).  A block's k digits lie in k
 //! consecutive lanes of one warp (k ≤ 32), so digit i of r^s·x, which is
 //! ±x_((i − s) mod k), is the value of lane (i − s) mod k of the block's
@@ -31,13 +32,29 @@ use super::butterfly::{bf2_steps, Bf2};
 use super::{KernelOptions, WARP};
 use crate::unroll::Program;
 
+/// The k whose table kernels of DFT_k (half of DFT_K: the plans' small
+/// radix s = k) also take a work-item per digit of each block and run their
+/// stages through the warp, as DFT_K's do.  H200, v51
+/// (docs/perf/h200-v51/w16, two alternated processes each): k = 16 at 2^19,
+/// whose last pass is (16, K³), 0.4028–0.4031 → 0.3850–0.3862 ms (−4.3 to
+/// −4.5%), the other sizes level (their plans have no DFT_16).  k = 8's
+/// DFT_8 so (2^19 and 2^23, `w8/`): −0.3% and −0.1%, not taken.
+pub const LANE_PER_DIGIT_AT_HALF_K: [usize; 1] = [16];
+
+/// Whether the table variant's blocks of DFT_n take a work-item per digit
+/// (n = 2k, or n = k for the k of [`LANE_PER_DIGIT_AT_HALF_K`]): a
+/// work-group of G blocks has G·k work-items (`table::shape`).
+pub fn lane_per_digit(k: usize, n: usize) -> bool {
+    n == 2 * k || (n == k && LANE_PER_DIGIT_AT_HALF_K.contains(&k))
+}
+
 /// Whether the table variant's kernels of DFT_n run their stages in
-/// registers through the warp: n = 2k (a work-item per digit of each
-/// block), k ≤ 32 (a block's digits within one warp), and shuffles (PTX,
-/// or emulated for tests).
+/// registers through the warp: a work-item per digit of each block
+/// ([`lane_per_digit`]), k ≤ 32 (a block's digits within one warp), and
+/// shuffles (PTX, or emulated for tests).
 pub fn applies(k: usize, n: usize, opts: &KernelOptions) -> bool {
     let (groups, tpd) = super::table::shape(k, n);
-    n == 2 * k && k <= WARP && (groups * tpd).is_multiple_of(WARP) && (opts.ptx || opts.warp_emulation)
+    lane_per_digit(k, n) && k <= WARP && (groups * tpd).is_multiple_of(WARP) && (opts.ptx || opts.warp_emulation)
 }
 
 /// Where a work-group of the warp stages keeps digit d of slot q of block gi
