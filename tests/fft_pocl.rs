@@ -171,8 +171,10 @@ fn halves_on_two_queues_match_the_host_reference() {
 /// here, as NVIDIA runs them with PTX) put a small radix s ≤ 8 second
 /// (`emit::SMALL_RADIX_SECOND`): (K, 1), (s, K), (K, s·K), … exact against the
 /// host and inverse back, whole and in halves, one vector and two, at sizes
-/// where (s, K) is the last pass (K·s) and where passes of radix K follow it;
-/// s = 16 stays last.
+/// where (s, K) is the last pass (K·s) and where passes of radix K follow it,
+/// their DFT_s kernels loading the inputs that need a product first
+/// (`table::LoadOrder`); s = 16 stays last, its DFT_16 kernel a lane per digit
+/// with the warp's stages (`warp_stages::lane_per_digit`).
 #[test]
 fn k16_table_plans_with_the_small_radix_second_match_the_host() {
     let s = session();
