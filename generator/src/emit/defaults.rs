@@ -668,15 +668,21 @@ mod tests {
         }
     }
 
+    /// k = 16 and radix 2's options with PTX, with emulated shuffles, and
+    /// with neither (no warp stages).
+    fn k16_with_warp_options() -> (&'static Prime, [KernelOptions; 3]) {
+        let plain = KernelOptions::new(Radix::R2, MulForm::Wide64);
+        let ptx = KernelOptions { ptx: true, ..plain };
+        let emulated = KernelOptions { warp_emulation: true, ..plain };
+        (crate::catalog_prime(16).unwrap(), [ptx, emulated, plain])
+    }
+
     /// k = 16's table plans with the warp stages (PTX, or emulated) put a
     /// small radix s ≤ 8 second; s = 16 (2^19), N a power of 32, no warp
     /// stages, the other variants and k = 8 keep it last (digits: first).
     #[test]
     fn k16_table_plans_put_a_small_radix_second() {
-        let k16 = crate::catalog_prime(16).unwrap();
-        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
-        let emulated = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
-        let plain = KernelOptions::new(Radix::R2, MulForm::Wide64);
+        let (k16, [ptx, emulated, plain]) = k16_with_warp_options();
         let radices = |prime, variant, opts: &KernelOptions, log_n| {
             plan_shape(prime, variant, opts, None, log_n, 1).unwrap().passes.iter().map(|p| p.radix).collect::<Vec<_>>()
         };
@@ -705,10 +711,7 @@ mod tests {
     #[test]
     fn the_small_radix_second_loads_its_products_first() {
         use super::super::table::LoadOrder;
-        let k16 = crate::catalog_prime(16).unwrap();
-        let ptx = KernelOptions { ptx: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
-        let emulated = KernelOptions { warp_emulation: true, ..KernelOptions::new(Radix::R2, MulForm::Wide64) };
-        let plain = KernelOptions::new(Radix::R2, MulForm::Wide64);
+        let (k16, [ptx, emulated, plain]) = k16_with_warp_options();
         for (n, products) in [(2, 64), (4, 128), (8, 176)] {
             for opts in [&ptx, &emulated] {
                 match LoadOrder::of(k16, n, true, opts) {
