@@ -79,8 +79,9 @@ impl ArithSpec {
 
     /// Whether f_mul_lazy takes its products in one Karatsuba level
     /// (`karatsuba.rs`): straight-line wide64 products above
-    /// [`MulSplit::SERIES_MAX_K`] (k = 16; its coefficients split in rounds
-    /// or exactly, whose carries two chains can take), where r < 2^63 keeps
+    /// [`MulSplit::SERIES_MAX_K`] (k = 16; its coefficients split by the
+    /// chained series, in rounds or exactly, whose carries two chains can
+    /// take), where r < 2^63 keeps
     /// the digit sums of canonical inputs below 2r ≤ 2^64.  H200, v48
     /// (docs/perf/h200-v48): 25% fewer
     /// wide multiply-adds, 196 registers instead of 157, so its passes are

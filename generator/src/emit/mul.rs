@@ -74,7 +74,7 @@ pub(super) fn add_carry(c: &mut C, a: &ArithSpec) {
 /// `f_mul_lazy` (or `f_mul_lazy_wide`, `hp`'s product): x y mod p as lazy
 /// digits (see `lazy.rs`) for the passes: each coefficient's digit and carry
 /// by shifts and adds where the radix allows it ([`MulSplit`]: the quotient
-/// series, or split rounds above [`MulSplit::SERIES_MAX_K`]), else (`split`
+/// series, above [`MulSplit::SERIES_MAX_K`] the chained series or split rounds), else (`split`
 /// None) by the exact division; the last carry wraps around (r^k = −1)
 /// without a ripple: the series' whole quotient onto digit 0, the others'
 /// onto digits 0 and 1.  Where [`ArithSpec::karatsuba_lazy`] holds (k = 16)
@@ -90,6 +90,10 @@ fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart))
             "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1}): per coefficient v, V = floor(v / 2^{e}), the quotient\n * Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m)) (the series of v / r, r = 2^{e} + delta, delta = {delta}),\n * digit v - Q r (modulo 2^96) plus the previous coefficient's Q; the last Q wraps around (r^k = -1)\n * onto digit 0, negated. */",
             out_bound.log2(),
         )),
+        Some(MulSplit { form: SplitForm::ChainedSeries { s, terms }, out_bound, .. }) => c.line(format!(
+            "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^{:.1} before the wrap): per coefficient v with the previous\n * quotient added, V = floor(v / 2^{e}), Q = V + sum_(m=1..{terms}) (-sigma)^m floor(V / 2^({s} m)) (the series of\n * v / r, r = 2^{e} + delta, delta = {delta}), digit v - Q r; Q carries on.  The last carry C wraps around:\n * -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */",
+            out_bound.log2(),
+        )),
         Some(MulSplit { form: SplitForm::Rounds(rounds), .. }) => c.line(format!(
             "/* (zl, zh) = x y mod p as lazy digits (|d_i| < 2^65 + 2^{e} + small): per coefficient {rounds} round(s) of\n * Q = floor(v / 2^{e}), v <- (v mod 2^{e}) - Q delta, delta = r - 2^{e} = {delta}; Q carries on.  The last\n * carry C wraps around: -C = (-(C mod 2^{e}) + Cq delta) - Cq r with Cq = floor(C / 2^{e}). */"
         )),
@@ -103,6 +107,10 @@ fn mul_lazy(c: &mut C, a: &ArithSpec, (split, hp): (Option<MulSplit>, HighPart))
     c.line("ulong ch = 0, cl = 0;");
     let per_coefficient = |c: &mut C, i: &str| match &split {
         Some(sp @ MulSplit { form: SplitForm::Series { s, terms }, .. }) => super::series::split(c, a, (sp, hp), *s, *terms, i),
+        Some(sp @ MulSplit { form: SplitForm::ChainedSeries { s, terms }, .. }) => {
+            add_carry(c, a);
+            super::series::chained_split(c, a, sp, *s, *terms, i);
+        }
         Some(sp @ MulSplit { form: SplitForm::Rounds(_), .. }) if super::series::rounds_in_ptx(a, sp) => {
             add_carry(c, a);
             c.line(format!("SRGFN_ROUNDS_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));

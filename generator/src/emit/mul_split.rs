@@ -1,6 +1,6 @@
 //! How f_mul_lazy splits each coefficient of the negacyclic product into a
 //! lazy digit and a quotient for the next ([`MulSplit`]): the quotient series
-//! by shifts (k ≤ 8) or split rounds, and the bounds that decide the series'
+//! by shifts (k ≤ 8; chained above) or split rounds, and the bounds that decide the series'
 //! terms, so that the digits a pass keeps fit local memory's high parts
 //! (`HighPart`: one byte for f_mul_lazy, two for f_mul_lazy_wide).
 
@@ -54,6 +54,16 @@ pub enum SplitForm {
         /// M, the terms after V.
         terms: u32,
     },
+    /// The same series on v with the previous coefficient's quotient added
+    /// first, as the rounds take their carry: the coefficients form one
+    /// chain, and the digit is v − Q r alone, |v − Q r| < (M + 1/4 + 2^e / r) r.
+    /// Its quotients carry on and the last wraps around as the rounds' do.
+    ChainedSeries {
+        /// s = e − u.
+        s: u32,
+        /// M, the terms after V.
+        terms: u32,
+    },
 }
 
 /// The split of f_mul_lazy's coefficients for one prime.  Rounds: the
@@ -66,10 +76,11 @@ pub struct MulSplit {
     pub e: u32,
     /// δ = r − 2^e: zero or a signed power of two.
     pub delta: i128,
-    /// Rounds or the quotient series.
+    /// Rounds or a quotient series.
     pub form: SplitForm,
-    /// Bound on |digit|: for rounds after the last round (before the wrap),
-    /// for the series with the previous (or wrapped last) quotient added.
+    /// Bound on |digit|: for the rounds after the last round and for the
+    /// chained series (both before the wrap), for the series with the
+    /// previous (or wrapped last) quotient added.
     pub out_bound: f64,
 }
 
@@ -77,27 +88,39 @@ impl MulSplit {
     /// Most terms a series may take.
     pub const MAX_TERMS: u32 = 8;
 
-    /// The largest k whose f_mul_lazy takes the series (H200, v11: k = 8
-    /// 2^20 0.832 → 0.741 ms, k = 4 0.387 → 0.363; k = 16's table variant was
-    /// 2–10% slower at N ≥ 2^18 with the series, and level with the rounds
-    /// once the carries ran as one PTX chain (v11c), so it keeps the rounds).
+    /// The largest k whose f_mul_lazy takes the series with each quotient
+    /// added after the split (H200, v11: k = 8 2^20 0.832 → 0.741 ms, k = 4
+    /// 0.387 → 0.363; k = 16's table variant was 2–10% slower at N ≥ 2^18
+    /// with it, and level with the rounds once the carries ran as one PTX
+    /// chain, v11c).  Above it the chained series (v52, H200, k = 16: 4–6%
+    /// faster than the rounds from 2^17; the quotient added after the split,
+    /// 2^18–2^22 5–14% slower: ~50 more registers, its digits need two bytes).
     pub const SERIES_MAX_K: usize = 8;
 
     /// The split of a prime's f_mul coefficients, when δ is zero or a signed
-    /// power of two: the series up to [`Self::SERIES_MAX_K`] where at most
-    /// [`Self::MAX_TERMS`] terms reach a tail below 1/4, else at most 4 rounds
-    /// that reach |v| < 2^65; None where neither does (the exact division).
+    /// power of two: up to [`Self::SERIES_MAX_K`] the series, above it the
+    /// chained series, where at most [`Self::MAX_TERMS`] terms reach a tail
+    /// below 1/4 and the digits fit a pass; else [`Self::rounds`]; None where
+    /// neither does (the exact division).
     pub fn of(k: usize, r: u64) -> Option<MulSplit> {
         let (e, delta) = nearest_power(r);
         if delta != 0 && !delta.unsigned_abs().is_power_of_two() {
             return None;
         }
-        let series = if k <= Self::SERIES_MAX_K { Self::series(k, r, e, delta, None) } else { None };
-        series.or_else(|| {
-            let v0 = (k as f64 + 3.0) * (r as f64) * (r as f64);
-            let (rounds, out_bound) = split_rounds(v0, e, delta, (2f64).powi(65), 4)?;
-            Some(MulSplit { e, delta, form: SplitForm::Rounds(rounds), out_bound })
-        })
+        let series = if k <= Self::SERIES_MAX_K { Self::series(k, r, e, delta, None) } else { Self::chained_series(k, r, e, delta) };
+        series.or_else(|| Self::rounds(k, r))
+    }
+
+    /// At most 4 split rounds that take every coefficient below 2^65 (the
+    /// form of k = 16's f_mul_lazy before v52, and where no series fits).
+    pub fn rounds(k: usize, r: u64) -> Option<MulSplit> {
+        let (e, delta) = nearest_power(r);
+        if delta != 0 && !delta.unsigned_abs().is_power_of_two() {
+            return None;
+        }
+        let v0 = (k as f64 + 3.0) * (r as f64) * (r as f64);
+        let (rounds, out_bound) = split_rounds(v0, e, delta, (2f64).powi(65), 4)?;
+        Some(MulSplit { e, delta, form: SplitForm::Rounds(rounds), out_bound })
     }
 
     /// The split of `f_mul_lazy_wide`, for the passes whose lazy digits keep
@@ -135,6 +158,26 @@ impl MulSplit {
             Some(bits) => (0..exact).find(|&m| Self::with_terms(r, e, delta, (s, m), v_top).loose_fits(k, bits)).unwrap_or(exact),
         };
         Some(Self::with_terms(r, e, delta, (s, terms), v_top)).filter(|sp| sp.fits_passes(k, loose.unwrap_or(STORED_DIGIT_BITS)))
+    }
+
+    /// The chained series ([`SplitForm::ChainedSeries`]): the terms that
+    /// leave a tail below 1/4, where its digits fit local memory's byte of
+    /// high part over a pass's levels.
+    fn chained_series(k: usize, r: u64, e: u32, delta: i128) -> Option<MulSplit> {
+        let u = delta.unsigned_abs().trailing_zeros();
+        if delta == 0 || u >= e {
+            return None;
+        }
+        let s = e - u;
+        let v_top = (k as f64 + 3.0) * r as f64 * r as f64 / (2f64).powi(e as i32) + 1.0;
+        if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
+            return None;
+        }
+        let terms = (0..=Self::MAX_TERMS).find(|&m| Self::series_tail(v_top, s, m) <= 0.25)?;
+        let out_bound = Self::series_digit(terms, Self::series_tail(v_top, s, terms), r, e);
+        // the digits after the last carry's wrap (and Karatsuba's join) grow over a pass's levels
+        Some(MulSplit { e, delta, form: SplitForm::ChainedSeries { s, terms }, out_bound })
+            .filter(|sp| (2 * k) as f64 * sp.digit_bound(r) < (2f64).powi(STORED_DIGIT_BITS))
     }
 
     /// The series of `terms` terms after V (|V| ≤ `v_top`) falling by 2^s,
@@ -189,7 +232,7 @@ impl MulSplit {
     /// Bound on the digits f_mul_lazy leaves, the wrapped carry included.
     pub fn digit_bound(&self, r: u64) -> f64 {
         match self.form {
-            SplitForm::Rounds(_) => self.out_bound * 1.5 + r as f64,
+            SplitForm::Rounds(_) | SplitForm::ChainedSeries { .. } => self.out_bound * 1.5 + r as f64,
             SplitForm::Series { .. } => self.out_bound.max(r as f64),
         }
     }
@@ -207,7 +250,7 @@ mod tests {
     /// (⌊V / 2^(ms)⌋), and the digit v − Q r.
     fn split_model(sp: &MulSplit, v: &BigInt) -> (BigInt, BigInt) {
         let big_v = v >> sp.e;
-        let SplitForm::Series { s, terms } = sp.form else { panic!("{sp:?} is no series") };
+        let (SplitForm::Series { s, terms } | SplitForm::ChainedSeries { s, terms }) = sp.form else { panic!("{sp:?} is no series") };
         let mut q = big_v.clone();
         for m in 1..=terms {
             let t = &big_v >> (m * s);
@@ -276,11 +319,43 @@ mod tests {
         assert!(MulSplit::wide(4, u64::MAX - (1 << 50) + 1).is_none());
         // δ = 2^61 beside 2^62 is neither a series nor rounds; δ not a power of two either
         assert!(MulSplit::of(8, (1 << 63) - (1 << 61)).is_none());
-        // above k = 8 the rounds (the measured choice), as before: k = 16 in 3 rounds
+        // the rounds: k = 16 in 3, k = 64 (no chained series: its digits would not fit a pass)
         for (k, r) in [(16usize, (1u64 << 62) + (1 << 36)), (64, (1 << 63) - (1 << 40))] {
-            let sp = MulSplit::of(k, r).expect("a two-term radix far from its neighbours splits");
+            let sp = MulSplit::rounds(k, r).expect("a two-term radix far from its neighbours splits");
             assert!(matches!(sp.form, SplitForm::Rounds(n) if n <= 4) && sp.out_bound < (2f64).powi(65), "k = {k}: {sp:?}");
         }
+        assert!(matches!(MulSplit::of(64, (1 << 63) - (1 << 40)).map(|s| s.form), Some(SplitForm::Rounds(3))));
+        // above k = 8 the chained series (v52): the carry in v, the digit v − Q r within its bound
+        // (k = 16's catalog radix in two terms); r next to 2^64 keeps the rounds, whose digits fit
+        let chained =
+            [(16usize, (1u64 << 62) + (1 << 36)), (16, (1 << 63) + (1 << 20)), (16, (1 << 62) - (1 << 34)), (16, (1 << 63) - (1 << 40))];
+        for (k, r) in chained {
+            let sp = MulSplit::of(k, r).unwrap();
+            assert!(matches!(sp.form, SplitForm::ChainedSeries { .. }), "k = {k}, r = {r:#x}: {sp:?}");
+            let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
+            let edges = [&v_max - BigInt::one(), BigInt::one() - &v_max, BigInt::zero(), BigInt::from(r) - 1, -BigInt::from(r)];
+            let random: Vec<BigInt> = (0..3000)
+                .map(|_| {
+                    let mut words = [0u32; 6];
+                    rng.fill(&mut words[..]);
+                    let v = BigInt::from_slice(Sign::Plus, &words) % &v_max;
+                    if rng.gen() {
+                        -v
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            for v in edges.into_iter().chain(random) {
+                let (d, q) = split_model(&sp, &v);
+                assert_eq!(&q * BigInt::from(r) + &d, v);
+                assert!(d.to_f64().unwrap().abs() <= sp.out_bound, "k = {k}, r = {r:#x}, v = {v}: digit {d}");
+                // a coefficient (|c| < k r²) with this carry in stays within the series' input bound
+                assert!(q.to_f64().unwrap().abs() < 3.0 * r as f64 * r as f64);
+            }
+        }
+        assert!(matches!(MulSplit::of(16, (1 << 62) + (1 << 36)).map(|s| s.form), Some(SplitForm::ChainedSeries { terms: 2, .. })));
+        assert!(matches!(MulSplit::of(16, u64::MAX - (1 << 32) + 1).map(|s| s.form), Some(SplitForm::Rounds(_))));
         // (2^63 + 2^53)^2 + 1: δ = 2^53 is too close to 2^63 for four rounds, not for the series
         assert!(matches!(MulSplit::of(2, (1 << 63) + (1 << 53)).map(|s| s.form), Some(SplitForm::Series { terms: 6, .. })));
         assert!(MulSplit::of(8, (1 << 59) + (1 << 57) + (1 << 39)).is_none());

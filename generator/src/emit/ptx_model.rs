@@ -531,7 +531,7 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
     for (k, r) in radices {
         let text = format!("k = {k}, r = {r:#x}");
         let a = ptx_spec(k, r);
-        let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
+        let sp = MulSplit::rounds(k, r).unwrap_or_else(|| panic!("{text} splits"));
         let SplitForm::Rounds(rounds) = sp.form else { panic!("{text}: {sp:?} is no rounds form") };
         assert!(super::series::rounds_in_ptx(&a, &sp), "{text} takes the PTX rounds");
         let mut c = C::new();
@@ -557,6 +557,49 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
             assert_eq!(got, d, "{text}: v = {v}: the digit");
             let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
             assert_eq!(q_got, ((&q_sum % &m128) + &m128) % &m128, "{text}: v = {v}: the quotients' sum");
+        }
+    }
+}
+
+/// f_mul_lazy's chained series as one PTX chain (`SRGFN_CHAINED_SPLIT`,
+/// emit/series.rs) against BigInt: on v with the carry already in it,
+/// Q = V + Σ (−σ)^m ⌊V / 2^(ms)⌋ with V = ⌊v / 2^e⌋, the digit v − Q r alone
+/// (96 bits), and Q as a signed 128-bit carry for `mul::add_carry`.
+#[test]
+fn emitted_ptx_chained_series_split_is_the_series() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(37);
+    let m128 = BigInt::from(1) << 128;
+    // the catalog's k = 16 (σ = +1, e = 62), σ = −1, e = 63 with a small and a large s
+    let radices: [(usize, u64); 4] =
+        [(16, (1 << 62) + (1 << 36)), (16, (1 << 63) + (1 << 20)), (16, (1 << 62) - (1 << 34)), (16, (1 << 63) - (1 << 40))];
+    for (k, r) in radices {
+        let text = format!("k = {k}, r = {r:#x}");
+        let a = ptx_spec(k, r);
+        let sp = MulSplit::of(k, r).unwrap_or_else(|| panic!("{text} splits"));
+        let SplitForm::ChainedSeries { s, terms } = sp.form else { panic!("{text}: {sp:?} is no chained series") };
+        let mut c = C::new();
+        super::series::render_macros(&mut c, &a, (&sp, HighPart::Byte));
+        let asm = parse_asm(&macro_text(&c.out, "SRGFN_CHAINED_SPLIT"));
+        let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
+        for i in 0..3000 {
+            let v = coefficient(i, &v_max, r, &mut rng);
+            let mut env: HashMap<String, u64> = HashMap::new();
+            for (name, x) in [("v0", word_of(&v, 0)), ("v1", word_of(&v, 1)), ("v2", word_of(&v, 2))] {
+                env.insert(name.into(), x);
+            }
+            run(&asm, &mut env);
+            let big_v = &v >> sp.e;
+            let mut q = big_v.clone();
+            for m in 1..=terms {
+                let t = &big_v >> (m * s);
+                q = if sp.delta > 0 && m % 2 == 1 { q - t } else { q + t };
+            }
+            let digit = &v - &q * BigInt::from(r);
+            assert!(digit.bits() < 95, "{text}: v = {v}: the digit {digit} leaves 96 bits");
+            let got = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
+            assert_eq!(got, digit, "{text}: v = {v}: the digit");
+            let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
+            assert_eq!(q_got, ((&q % &m128) + &m128) % &m128, "{text}: v = {v}: the quotient");
         }
     }
 }

@@ -2,9 +2,12 @@
 //! ([`SplitForm::Series`], k ≤ 8): V = ⌊v / 2^e⌋, Q = V + Σ (−σ)^m ⌊V / 2^(ms)⌋,
 //! the lazy digit v − Q r (modulo 2^96) plus the previous coefficient's
 //! quotient, and Q on to the next digit: portable C on 64-bit words, or with
-//! PTX one carry chain on 32-bit words (v19d), where V fits 96 bits.  By split
-//! rounds ([`SplitForm::Rounds`], k = 16): with PTX one carry chain whose
-//! rounds use the words their bounds need (v19e); the C form is in mul.rs.
+//! PTX one carry chain on 32-bit words (v19d), where V fits 96 bits.  By the
+//! chained series ([`SplitForm::ChainedSeries`], k = 16 since v52): the same
+//! series on v with the previous quotient already in it (`mul::add_carry`), the
+//! digit v − Q r alone.  By split rounds ([`SplitForm::Rounds`], where no
+//! series fits): with PTX one carry chain whose rounds use the words their
+//! bounds need (v19e); the C form is in mul.rs.
 
 use super::arith::{ArithSpec, C};
 use super::high_part::HighPart;
@@ -18,7 +21,18 @@ pub(super) fn split(c: &mut C, a: &ArithSpec, (sp, hp): (&MulSplit, HighPart), s
     if a.ptx && fits_words(a, sp) {
         c.line(format!("{}(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);", hp.split_macro()));
     } else {
-        split_c(c, sp, s, terms, i)
+        split_c(c, sp, s, terms, i, false)
+    }
+}
+
+/// One coefficient v2:v1:v0, the carry ch:cl already in it (`mul::add_carry`),
+/// → lazy digit `i` = v − Q r, and Q (signed 128-bit) into ch:cl
+/// ([`SplitForm::ChainedSeries`]).
+pub(super) fn chained_split(c: &mut C, a: &ArithSpec, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+    if a.ptx && fits_words(a, sp) {
+        c.line(format!("SRGFN_CHAINED_SPLIT(zl[{i}], zh[{i}], cl, ch, v0, v1, v2);"));
+    } else {
+        split_c(c, sp, s, terms, i, true)
     }
 }
 
@@ -34,7 +48,8 @@ fn fits_words(a: &ArithSpec, sp: &MulSplit) -> bool {
 /// ([`split`], and mul.rs for the rounds).
 pub(super) fn render_macros(c: &mut C, a: &ArithSpec, (sp, hp): (&MulSplit, HighPart)) {
     match sp.form {
-        SplitForm::Series { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, (sp, hp), s, terms),
+        SplitForm::Series { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, (sp, hp), s, terms, false),
+        SplitForm::ChainedSeries { s, terms } if a.ptx && fits_words(a, sp) => series_macro(c, (sp, hp), s, terms, true),
         SplitForm::Rounds(rounds) if a.ptx => {
             if let Some(plan) = rounds_plan(a, sp, rounds) {
                 rounds_macro(c, sp, rounds, &plan)
@@ -47,7 +62,7 @@ pub(super) fn render_macros(c: &mut C, a: &ArithSpec, (sp, hp): (&MulSplit, High
 /// `SRGFN_SERIES_SPLIT(zl, zh, cl, ch, v0, v1, v2)`: the words of v are
 /// w0..w4, of V V0..V2, of Q Q0..Q2; cl:ch carry Q0, Q1 and Q2 (ch's low
 /// half) between coefficients.
-fn series_macro(c: &mut C, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32) {
+fn series_macro(c: &mut C, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32, chained: bool) {
     let (e, u) = (sp.e, sp.delta.unsigned_abs().trailing_zeros());
     let mut p: Vec<String> = vec![
         ".reg .u32 zr, w0, w1, w2, w3, w4, w5, V0, V1, V2, T0, T1, S0, S1, S2, Q0, Q1, Q2, X1, X2, Y0, Y1, Y2, P0, P1, P2, P3".into(),
@@ -126,6 +141,26 @@ fn series_macro(c: &mut C, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32) 
             format!("{op}c.u32 w2, w2, Y2"),
         ]),
     }
+    if chained {
+        // the carry was in v: the digit as it is, and Q (sign-extended) on to the next coefficient
+        p.extend([
+            "mov.b64 %0, {w0, w1}".into(),
+            "mov.u32 %1, w2".into(),
+            "shr.s32 P3, Q2, 31".into(),
+            "mov.b64 %2, {Q0, Q1}".into(),
+            "mov.b64 %3, {Q2, P3}".into(),
+        ]);
+        c.line(format!(
+            "/* {}'s chained split of one coefficient (emit/series.rs): V = floor(v / 2^{e}) of v with the carry in, Q = V + sum (-sigma)^m floor(V / 2^({s} m)), m <= {terms},",
+            hp.mul_lazy()
+        ));
+        c.line(" * zh:zl = v - Q r (modulo 2^96), qh:ql = Q (signed 128-bit) */");
+        c.line(format!(
+            "#define SRGFN_CHAINED_SPLIT(zl, zh, ql, qh, v0, v1, v2) asm(\"{{ {}; }}\" : \"=l\"(zl), \"=r\"(zh), \"=l\"(ql), \"=l\"(qh) : \"l\"(v0), \"l\"(v1), \"l\"(v2))",
+            p.join(";\\n\\t")
+        ));
+        return;
+    }
     // + the previous quotient, then Q on to the next coefficient
     p.extend([
         "mov.b64 {P0, P1}, %2".into(),
@@ -169,7 +204,7 @@ fn q_shifted(sh: u32) -> (String, String) {
 }
 
 /// [`split`] in portable C on 64-bit words.
-fn split_c(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
+fn split_c(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str, chained: bool) {
     let e = sp.e;
     if e == 64 {
         c.line("{ const ulong Vl = v1, Vh = v2; /* V = floor(v / 2^64) */");
@@ -200,7 +235,9 @@ fn split_c(c: &mut C, sp: &MulSplit, s: u32, terms: u32, i: &str) {
         let op = if sp.delta > 0 { "SUB" } else { "ADD" };
         c.line(format!("  SRGFN_LZ_{op}(rl, rh, rl, rh, {bl}, {bh});"));
     }
-    c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
+    if !chained {
+        c.line("  SRGFN_LZ_ADD(rl, rh, rl, rh, cl, (int)ch); /* + the previous coefficient's quotient */");
+    }
     c.line(format!("  zl[{i}] = rl; zh[{i}] = rh; cl = Ql; ch = Qh; }}"));
 }
 
