@@ -358,6 +358,18 @@ fn coefficient(i: usize, v_max: &BigInt, r: u64, rng: &mut impl Rng) -> BigInt {
 }
 
 /// 64-bit word n of the two's complement of x.
+/// A split macro (`SRGFN_ROUNDS_SPLIT`, `SRGFN_CHAINED_SPLIT`: v0..v2 in; zl, zh, ql, qh out) run on
+/// the coefficient v: the digit zh:zl (signed, 96 bits) and the quotient qh:ql (128 bits).
+fn run_split(asm: &Asm, v: &BigInt) -> (BigInt, BigInt) {
+    let mut env: HashMap<String, u64> = HashMap::new();
+    for (name, x) in [("v0", word_of(v, 0)), ("v1", word_of(v, 1)), ("v2", word_of(v, 2))] {
+        env.insert(name.into(), x);
+    }
+    run(asm, &mut env);
+    let digit = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
+    (digit, (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]))
+}
+
 fn word_of(x: &BigInt, n: u32) -> u64 {
     let m = BigInt::from(1) << (64 * (n + 1));
     let y = ((x % &m) + &m) % &m;
@@ -541,11 +553,7 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
         let (two_e, delta) = (BigInt::from(1) << sp.e, BigInt::from(sp.delta));
         for i in 0..3000 {
             let v = coefficient(i, &v_max, r, &mut rng);
-            let mut env: HashMap<String, u64> = HashMap::new();
-            for (name, x) in [("v0", word_of(&v, 0)), ("v1", word_of(&v, 1)), ("v2", word_of(&v, 2))] {
-                env.insert(name.into(), x);
-            }
-            run(&asm, &mut env);
+            let (got, q_got) = run_split(&asm, &v);
             let (mut d, mut q_sum) = (v.clone(), BigInt::from(0));
             for _ in 0..rounds {
                 let q = &d >> sp.e;
@@ -553,9 +561,7 @@ fn emitted_ptx_split_rounds_are_the_rounds() {
                 q_sum += q;
             }
             assert!(d.bits() < 95, "{text}: v = {v}: the digit {d} leaves 96 bits");
-            let got = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
             assert_eq!(got, d, "{text}: v = {v}: the digit");
-            let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
             assert_eq!(q_got, ((&q_sum % &m128) + &m128) % &m128, "{text}: v = {v}: the quotients' sum");
         }
     }
@@ -583,11 +589,7 @@ fn emitted_ptx_chained_series_split_is_the_series() {
         let v_max = BigInt::from(k as u64 + 3) * BigInt::from(r) * BigInt::from(r);
         for i in 0..3000 {
             let v = coefficient(i, &v_max, r, &mut rng);
-            let mut env: HashMap<String, u64> = HashMap::new();
-            for (name, x) in [("v0", word_of(&v, 0)), ("v1", word_of(&v, 1)), ("v2", word_of(&v, 2))] {
-                env.insert(name.into(), x);
-            }
-            run(&asm, &mut env);
+            let (got, q_got) = run_split(&asm, &v);
             let big_v = &v >> sp.e;
             let mut q = big_v.clone();
             for m in 1..=terms {
@@ -596,9 +598,7 @@ fn emitted_ptx_chained_series_split_is_the_series() {
             }
             let digit = &v - &q * BigInt::from(r);
             assert!(digit.bits() < 95, "{text}: v = {v}: the digit {digit} leaves 96 bits");
-            let got = (BigInt::from(env["zh"] as u32 as i32) << 64) + BigInt::from(env["zl"]);
             assert_eq!(got, digit, "{text}: v = {v}: the digit");
-            let q_got = (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]);
             assert_eq!(q_got, ((&q % &m128) + &m128) % &m128, "{text}: v = {v}: the quotient");
         }
     }
