@@ -429,6 +429,25 @@ fn kernels_for_k32_match_the_host() {
     kernels_match_the_host(32)
 }
 
+/// k = 16's other splits of f_mul_lazy's coefficients (`emit::mul_split`),
+/// which the catalog's prime (the chained series in two terms, σ = +1) does
+/// not take: a searched radix below 2^63 with δ < 0, whose chained series
+/// takes one term (Karatsuba products), and one next to 2^64, whose chained
+/// digits would not fit a byte of high part, so it keeps the split rounds
+/// (schoolbook products, r ≥ 2^63).  Every variant's passes (radix 2).
+#[test]
+fn k16_radices_of_the_other_splits_match_the_host() {
+    use srgfn_gen::emit::lazy::{MulSplit, SplitForm};
+    let s = session();
+    for (expr, chained) in [("(2^60-2^17)^16+1", true), ("(2^64-2^17)^16+1", false)] {
+        let prime = Prime::parse(expr).unwrap();
+        let form = MulSplit::of(16, prime.r()).map(|sp| sp.form);
+        assert_eq!(matches!(form, Some(SplitForm::ChainedSeries { terms: 1, .. })), chained, "{expr}: {form:?}");
+        assert_eq!(matches!(form, Some(SplitForm::Rounds(_))), !chained, "{expr}: {form:?}");
+        check_dft(&build(&s, &prime, Radix::R2, MulForm::Wide64), &prime);
+    }
+}
+
 #[test]
 fn kernels_for_k64_and_k128_match_the_host() {
     let s = session();
