@@ -142,7 +142,8 @@ fn series_macro(c: &mut C, (sp, hp): (&MulSplit, HighPart), s: u32, terms: u32, 
         ]),
     }
     if chained {
-        // the carry was in v: the digit as it is, and Q (sign-extended) on to the next coefficient
+        // the carry was in v: the digit as it is, and Q (sign-extended) on to the next coefficient;
+        // one macro name, since only f_mul_lazy takes this form (f_mul_lazy_wide's is `MulSplit::wide`'s series)
         p.extend([
             "mov.b64 %0, {w0, w1}".into(),
             "mov.u32 %1, w2".into(),
