@@ -357,7 +357,6 @@ fn coefficient(i: usize, v_max: &BigInt, r: u64, rng: &mut impl Rng) -> BigInt {
     }
 }
 
-/// 64-bit word n of the two's complement of x.
 /// A split macro (`SRGFN_ROUNDS_SPLIT`, `SRGFN_CHAINED_SPLIT`: v0..v2 in; zl, zh, ql, qh out) run on
 /// the coefficient v: the digit zh:zl (signed, 96 bits) and the quotient qh:ql (128 bits).
 fn run_split(asm: &Asm, v: &BigInt) -> (BigInt, BigInt) {
@@ -370,6 +369,7 @@ fn run_split(asm: &Asm, v: &BigInt) -> (BigInt, BigInt) {
     (digit, (BigInt::from(env["qh"]) << 64) + BigInt::from(env["ql"]))
 }
 
+/// 64-bit word n of the two's complement of x.
 fn word_of(x: &BigInt, n: u32) -> u64 {
     let m = BigInt::from(1) << (64 * (n + 1));
     let y = ((x % &m) + &m) % &m;
