@@ -141,18 +141,12 @@ impl MulSplit {
     /// term's rounding) and digits within local memory's byte of high part,
     /// or with `loose` bits of high part the fewest terms that fit them.
     fn series(k: usize, r: u64, e: u32, delta: i128, loose: Option<i32>) -> Option<MulSplit> {
-        let (rf, two_e) = (r as f64, (2f64).powi(e as i32));
-        // |V| ≤ v_max / 2^e + 1 for |v| < (k + 3) r²
-        let v_top = (k as f64 + 3.0) * rf * rf / two_e + 1.0;
+        let v_top = Self::v_top(k, r, e);
         if delta == 0 {
             return Some(Self::with_terms(r, e, delta, (e, 0), v_top)).filter(|sp| sp.fits_passes(k, STORED_DIGIT_BITS));
         }
         let s = e - delta.unsigned_abs().trailing_zeros();
-        // the terms after V are signed 64-bit values
-        if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
-            return None;
-        }
-        let exact = (0..=Self::MAX_TERMS).find(|&m| Self::series_tail(v_top, s, m) <= 0.25)?;
+        let exact = Self::exact_terms(v_top, s)?;
         let terms = match loose {
             None => exact,
             Some(bits) => (0..exact).find(|&m| Self::with_terms(r, e, delta, (s, m), v_top).loose_fits(k, bits)).unwrap_or(exact),
@@ -168,16 +162,27 @@ impl MulSplit {
         if delta == 0 || u >= e {
             return None;
         }
-        let s = e - u;
-        let v_top = (k as f64 + 3.0) * r as f64 * r as f64 / (2f64).powi(e as i32) + 1.0;
-        if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
-            return None;
-        }
-        let terms = (0..=Self::MAX_TERMS).find(|&m| Self::series_tail(v_top, s, m) <= 0.25)?;
+        let (s, v_top) = (e - u, Self::v_top(k, r, e));
+        let terms = Self::exact_terms(v_top, s)?;
         let out_bound = Self::series_digit(terms, Self::series_tail(v_top, s, terms), r, e);
         // the digits after the last carry's wrap (and Karatsuba's join) grow over a pass's levels
         Some(MulSplit { e, delta, form: SplitForm::ChainedSeries { s, terms }, out_bound })
             .filter(|sp| (2 * k) as f64 * sp.digit_bound(r) < (2f64).powi(STORED_DIGIT_BITS))
+    }
+
+    /// |V| ≤ v_max / 2^e + 1 for V = ⌊v / 2^e⌋ and |v| < v_max = (k + 3) r².
+    fn v_top(k: usize, r: u64, e: u32) -> f64 {
+        (k as f64 + 3.0) * r as f64 * r as f64 / (2f64).powi(e as i32) + 1.0
+    }
+
+    /// The fewest terms falling by 2^s whose tail is below 1/4 (at most
+    /// [`Self::MAX_TERMS`]); None where the terms after V (|V| ≤ `v_top`)
+    /// would not be signed 64-bit values.
+    fn exact_terms(v_top: f64, s: u32) -> Option<u32> {
+        if v_top / (2f64).powi(s as i32) >= (2f64).powi(60) {
+            return None;
+        }
+        (0..=Self::MAX_TERMS).find(|&m| Self::series_tail(v_top, s, m) <= 0.25)
     }
 
     /// The series of `terms` terms after V (|V| ≤ `v_top`) falling by 2^s,
@@ -204,7 +209,7 @@ impl MulSplit {
     /// [`Self::series_digit`] of this split (a series) for k digits.
     pub fn series_digit_bound(&self, k: usize, r: u64) -> f64 {
         let SplitForm::Series { s, terms } = self.form else { return self.out_bound };
-        let v_top = (k as f64 + 3.0) * r as f64 * r as f64 / (2f64).powi(self.e as i32) + 1.0;
+        let v_top = Self::v_top(k, r, self.e);
         let tail = if self.delta == 0 { 0.0 } else { Self::series_tail(v_top, s, terms) };
         Self::series_digit(terms, tail, r, self.e)
     }
